@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "onthemap",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "onthemap", targets: ["onthemap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // Plain value types, validation, wire formats and the error catalogue: no I/O, no frameworks.
+        .target(name: "OnTheMapModel"),
+        // Repository protocols and their one SQLKit implementation with migrations.
+        .target(
+            name: "OnTheMapStore",
+            dependencies: [
+                "OnTheMapModel",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // HTTP: buildApplication, controllers per path family, middleware.
+        .target(
+            name: "OnTheMapServer",
+            dependencies: [
+                "OnTheMapModel",
+                "OnTheMapStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemap",
+            dependencies: [
+                "OnTheMapServer",
+                "OnTheMapStore",
+                "OnTheMapModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
+        .testTarget(
+            name: "OnTheMapServerTests",
+            dependencies: [
+                "OnTheMapServer",
+                "OnTheMapStore",
+                "OnTheMapModel",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,122 @@
+/// Every error the API reports, as a value. The server's error middleware renders it in the wire shape
+/// of the path family that was called (Udacity, v1 StudentLocation, Parse), so the catalogue holds both
+/// the HTTP status and Parse's error code.
+public struct APIError: Error, Sendable, Equatable {
+    /// HTTP status code.
+    public var status: Int
+    /// Parse error code, used by the Parse and v1 StudentLocation shapes.
+    public var code: Int
+    /// Human-readable message, safe to show (never SQL, never a stack trace).
+    public var message: String
+    /// The offending request parameter, when one is to blame (`udacity.username`, `mediaURL`, …).
+    public var parameter: String?
+    /// Seconds to wait, sent as `Retry-After` with 429.
+    public var retryAfterSeconds: Int?
+    /// Allowed methods, sent as `Allow` with 405.
+    public var allowedMethods: [String]?
+
+    public init(status: Int, code: Int, message: String, parameter: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.parameter = parameter
+    }
+}
+
+/// Parse's error codes (see Parse Server's `ParseError`), the ones this API uses.
+public enum ParseErrorCode {
+    public static let internalServerError = 1
+    public static let objectNotFound = 101
+    public static let invalidQuery = 102
+    public static let invalidJSON = 107
+    public static let incorrectType = 111
+    public static let objectTooLarge = 116
+    public static let operationForbidden = 119
+    public static let validationError = 142
+    public static let requestLimitExceeded = 155
+    public static let emailTaken = 203
+    public static let invalidSessionToken = 209
+}
+
+extension APIError {
+    /// The body is not JSON, or not the JSON object expected.
+    public static func invalidJSON(_ message: String = "The request body is not a valid JSON object.") -> APIError {
+        APIError(status: 400, code: ParseErrorCode.invalidJSON, message: message)
+    }
+
+    /// A query parameter (`where`, `limit`, `order`, …) is malformed.
+    public static func invalidQuery(_ message: String, parameter: String? = nil) -> APIError {
+        APIError(status: 400, code: ParseErrorCode.invalidQuery, message: message, parameter: parameter)
+    }
+
+    /// A body field has the wrong JSON type.
+    public static func incorrectType(_ field: String, expected: String) -> APIError {
+        APIError(status: 400, code: ParseErrorCode.incorrectType, message: "\(field) must be \(expected).", parameter: field)
+    }
+
+    /// A field is missing or its value breaks a rule.
+    public static func validation(_ field: String, _ message: String) -> APIError {
+        APIError(status: 400, code: ParseErrorCode.validationError, message: message, parameter: field)
+    }
+
+    /// The Udacity login body holds zero or several credential objects, or is not JSON.
+    public static let credentialCount = APIError(
+        status: 400, code: ParseErrorCode.invalidJSON, message: "Did not specify exactly one credential.")
+
+    /// The Udacity login body lacks `udacity.username` or `udacity.password`.
+    public static func missingCredentialField(_ parameter: String) -> APIError {
+        let field = parameter.split(separator: ".").last.map(String.init) ?? parameter
+        return APIError(status: 400, code: ParseErrorCode.validationError,
+                        message: "Missing parameter '\(field)'.", parameter: parameter)
+    }
+
+    /// Unknown email or wrong password: one answer for both, so accounts cannot be discovered.
+    public static let invalidCredentials = APIError(
+        status: 403, code: ParseErrorCode.operationForbidden, message: "Account not found or invalid credentials.")
+
+    /// A write needs a live session.
+    public static let loginRequired = APIError(
+        status: 401, code: ParseErrorCode.invalidSessionToken,
+        message: "You must be logged in: POST /v1/session first, then send the session cookie or an Authorization: Bearer header.")
+
+    /// The caller may not do this (someone else's location, a cross-site request, …).
+    public static func forbidden(_ message: String) -> APIError {
+        APIError(status: 403, code: ParseErrorCode.operationForbidden, message: message)
+    }
+
+    /// No such object, user or route.
+    public static func notFound(_ message: String = "Not found.") -> APIError {
+        APIError(status: 404, code: ParseErrorCode.objectNotFound, message: message)
+    }
+
+    /// The path exists but not with this method.
+    public static func methodNotAllowed(allowed: [String]) -> APIError {
+        var error = APIError(status: 405, code: ParseErrorCode.operationForbidden,
+                             message: "Method not allowed; use \(allowed.joined(separator: ", ")).")
+        error.allowedMethods = allowed
+        return error
+    }
+
+    /// Request bodies are limited to 64 KiB.
+    public static let payloadTooLarge = APIError(
+        status: 413, code: ParseErrorCode.objectTooLarge, message: "The request body is larger than 64 KiB.")
+
+    /// Too many attempts; try again after `retryAfter` seconds.
+    public static func tooManyRequests(retryAfter: Int, message: String = "Too many requests; try again later.") -> APIError {
+        var error = APIError(status: 429, code: ParseErrorCode.requestLimitExceeded, message: message)
+        error.retryAfterSeconds = max(1, retryAfter)
+        return error
+    }
+
+    /// Sign-up with an email that already has an account.
+    public static let emailTaken = APIError(
+        status: 409, code: ParseErrorCode.emailTaken, message: "An account with this email already exists.", parameter: "email")
+
+    /// Something failed on our side; details go to the log, not to the client.
+    public static let internalError = APIError(
+        status: 500, code: ParseErrorCode.internalServerError, message: "Internal server error.")
+
+    /// The database does not answer.
+    public static let unavailable = APIError(
+        status: 503, code: ParseErrorCode.internalServerError, message: "Service unavailable.")
+}

@@ -1,0 +1,72 @@
+import OnTheMapModel
+
+/// Accounts: who can log in.
+public protocol AccountStore: Sendable {
+    /// Stores a new account. Throws `StoreError.emailTaken` or `.keyTaken` on a clash.
+    func insertAccount(_ account: Account) async throws
+    func account(key: String) async throws -> Account?
+    /// Looks up by the normalized (lowercased) address.
+    func account(email: String) async throws -> Account?
+    /// Every account, oldest first.
+    func allAccounts() async throws -> [Account]
+    /// Removes the account with its sessions and its location; false when there was none.
+    func deleteAccount(key: String) async throws -> Bool
+}
+
+/// Login sessions, stored by the hash of their token.
+public protocol SessionStore: Sendable {
+    func insertSession(_ session: SessionRecord) async throws
+    /// The session if it exists and has not expired at `now` (microseconds).
+    func session(tokenHash: String, now: Int64) async throws -> SessionRecord?
+    func deleteSession(tokenHash: String) async throws
+    /// Drops sessions that expired before `now`; returns how many.
+    func deleteExpiredSessions(now: Int64) async throws -> Int
+}
+
+/// Student locations.
+public protocol LocationStore: Sendable {
+    /// The page of locations `query` asks for, with the total count when it asks for one.
+    func locations(_ query: LocationQuery) async throws -> LocationPage
+    func location(objectId: String) async throws -> OwnedLocation?
+    func location(ownerKey: String) async throws -> StudentLocation?
+    /// Creates a location, or, when `ownerKey` already owns one, overwrites that one (keeping its
+    /// objectId and createdAt). `now` is in milliseconds.
+    func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation
+    /// Applies the present fields; nil when there is no such location.
+    func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation?
+    /// False when there was no such location.
+    func deleteLocation(objectId: String) async throws -> Bool
+}
+
+/// Whether the database answers (for `/readyz`).
+public protocol StoreHealth: Sendable {
+    func ping() async throws
+}
+
+/// A location with the account that owns it (nil for an anonymous write in `open` mode).
+public struct OwnedLocation: Sendable, Equatable {
+    public var location: StudentLocation
+    public var ownerKey: String?
+
+    public init(location: StudentLocation, ownerKey: String?) {
+        self.location = location
+        self.ownerKey = ownerKey
+    }
+}
+
+/// One page of a list, and the total matching when it was asked for.
+public struct LocationPage: Sendable, Equatable {
+    public var results: [StudentLocation]
+    public var count: Int?
+
+    public init(results: [StudentLocation], count: Int?) {
+        self.results = results
+        self.count = count
+    }
+}
+
+/// Failures a caller can act on; anything else is an internal error.
+public enum StoreError: Error, Equatable {
+    case emailTaken
+    case keyTaken
+}

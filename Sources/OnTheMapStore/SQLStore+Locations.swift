@@ -1,0 +1,104 @@
+import OnTheMapModel
+import SQLKit
+
+extension SQLStore: LocationStore {
+    static let locationColumns =
+        "object_id, owner_key, unique_key, first_name, last_name, map_string, media_url, latitude, longitude, created_at, updated_at"
+
+    public func locations(_ query: LocationQuery) async throws -> LocationPage {
+        let condition = query.filter.sqlExpression
+        var select = db.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
+        for key in query.effectiveOrder {
+            select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
+        }
+        let rows = query.limit == 0 ? [] : try await select.limit(query.limit).offset(query.skip).all()
+        var count: Int?
+        if query.includeCount {
+            count = try await db.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
+                .first()?.decode(column: "total", as: Int.self) ?? 0
+        }
+        return LocationPage(results: try rows.map { try Self.owned(from: $0).location }, count: count)
+    }
+
+    public func location(objectId: String) async throws -> OwnedLocation? {
+        try await db.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
+            .first().map(Self.owned(from:))
+    }
+
+    public func location(ownerKey: String) async throws -> StudentLocation? {
+        try await db.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
+            .first().map { try Self.owned(from: $0).location }
+    }
+
+    public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation {
+        for attempt in 1...3 {
+            let objectId = Identifiers.objectId()
+            do {
+                // One statement, so an overwrite can never leave two pins for one account.
+                let row = try await db.raw("""
+                    INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns))
+                    VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
+                            \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
+                            \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now))
+                    ON CONFLICT (owner_key) DO UPDATE SET
+                        unique_key = excluded.unique_key, first_name = excluded.first_name,
+                        last_name = excluded.last_name, map_string = excluded.map_string,
+                        media_url = excluded.media_url, latitude = excluded.latitude,
+                        longitude = excluded.longitude, updated_at = excluded.updated_at
+                    RETURNING \(unsafeRaw: Self.locationColumns)
+                    """).first()
+                guard let row else { throw StoreError.keyTaken }
+                return try Self.owned(from: row).location
+            } catch {
+                // A clash of random objectIds (62^10 of them) is retried; anything else is real.
+                guard attempt < 3, try await location(objectId: objectId) != nil else { throw error }
+            }
+        }
+        throw StoreError.keyTaken
+    }
+
+    public func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
+        var assignments: [any SQLExpression] = [SQLRaw("updated_at = ") + SQLBind(now)]
+        func set(_ column: String, _ value: (any Encodable & Sendable)?) {
+            if let value { assignments.append(SQLRaw("\(column) = ") + SQLBind(value)) }
+        }
+        set("unique_key", fields.uniqueKey)
+        set("first_name", fields.firstName)
+        set("last_name", fields.lastName)
+        set("map_string", fields.mapString)
+        set("media_url", fields.mediaURL)
+        set("latitude", fields.latitude)
+        set("longitude", fields.longitude)
+        let statement = SQLList([
+            SQLRaw("UPDATE student_locations SET "), SQLList(assignments),
+            SQLRaw(" WHERE object_id = "), SQLBind(objectId),
+            SQLRaw(" RETURNING \(Self.locationColumns)"),
+        ], separator: SQLRaw(""))
+        return try await db.raw("\(statement)").first().map { try Self.owned(from: $0).location }
+    }
+
+    public func deleteLocation(objectId: String) async throws -> Bool {
+        try await db.raw("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id").first() != nil
+    }
+
+    static func owned(from row: any SQLRow) throws -> OwnedLocation {
+        OwnedLocation(
+            location: StudentLocation(
+                objectId: try row.decode(column: "object_id", as: String.self),
+                uniqueKey: try row.decode(column: "unique_key", as: String.self),
+                firstName: try row.decode(column: "first_name", as: String.self),
+                lastName: try row.decode(column: "last_name", as: String.self),
+                mapString: try row.decode(column: "map_string", as: String.self),
+                mediaURL: try row.decode(column: "media_url", as: String.self),
+                latitude: try row.decode(column: "latitude", as: Double.self),
+                longitude: try row.decode(column: "longitude", as: Double.self),
+                createdAt: try row.decode(column: "created_at", as: Int64.self),
+                updatedAt: try row.decode(column: "updated_at", as: Int64.self)),
+            ownerKey: try row.decode(column: "owner_key", as: String?.self))
+    }
+}
+
+/// Concatenates two SQL fragments.
+private func + (lhs: any SQLExpression, rhs: any SQLExpression) -> any SQLExpression {
+    SQLList([lhs, rhs], separator: SQLRaw(""))
+}
