@@ -1,0 +1,72 @@
+import Foundation
+import OnTheMapModel
+import OnTheMapStore
+
+/// Login, sign-up and logout, independent of any wire shape.
+struct AccountService: Sendable {
+    let accounts: any AccountStore
+    let sessions: any SessionStore
+    let hasher: any PasswordHasher
+    /// A hash of a random password, verified against when the email is unknown so that an unknown
+    /// email and a wrong password cost the same bcrypt work and answer in about the same time.
+    let decoyHash: String
+    let loginFailures: SlidingWindowLimiter
+    let sessionLifetimeSeconds: Int64
+
+    /// A new session: the raw token for the client and when it expires (microseconds).
+    struct IssuedSession: Sendable {
+        let account: Account
+        let token: String
+        let expiresAt: Int64
+    }
+
+    /// Checks credentials; throttled per (email, client address) after repeated failures.
+    func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
+        let email = rawEmail.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        let throttleKey = email + "\u{0}" + clientAddress
+        if let wait = await loginFailures.retryAfter(throttleKey) {
+            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")
+        }
+        let account = try await accounts.account(email: email)
+        let matches = try await hasher.verify(password, against: account?.passwordHash ?? decoyHash)
+        guard let account, matches else {
+            await loginFailures.record(throttleKey)
+            throw APIError.invalidCredentials
+        }
+        await loginFailures.reset(throttleKey)
+        return try await startSession(for: account)
+    }
+
+    /// Creates an account and logs it in.
+    func signUp(_ request: SignUp) async throws -> IssuedSession {
+        let hash = try await hasher.hash(request.password)
+        for _ in 0..<5 {
+            let account = Account(
+                key: Identifiers.accountKey(), email: request.email, firstName: request.firstName,
+                lastName: request.lastName, passwordHash: hash, isAdmin: false, createdAt: WallClock.nowMillis())
+            do {
+                try await accounts.insertAccount(account)
+                return try await startSession(for: account)
+            } catch StoreError.keyTaken {
+                continue
+            } catch StoreError.emailTaken {
+                throw APIError.emailTaken
+            }
+        }
+        throw APIError.internalError
+    }
+
+    /// Ends the session with this token, if it is live; returns whether one ended.
+    func logOut(token: String) async throws {
+        try await sessions.deleteSession(tokenHash: SessionToken.hash(token))
+    }
+
+    private func startSession(for account: Account) async throws -> IssuedSession {
+        let token = Identifiers.token()
+        let now = WallClock.nowMicros()
+        let expiresAt = now + sessionLifetimeSeconds * 1_000_000
+        try await sessions.insertSession(
+            SessionRecord(tokenHash: SessionToken.hash(token), accountKey: account.key, createdAt: now, expiresAt: expiresAt))
+        return IssuedSession(account: account, token: token, expiresAt: expiresAt)
+    }
+}

@@ -1,0 +1,62 @@
+/// Who may write locations (api-contract.md section 5.5).
+public enum WriteMode: String, Sendable, CaseIterable {
+    /// Writes need a live session; the account supplies uniqueKey and names.
+    case accounts
+    /// Anyone may write, as on the original service; rate limited per client address.
+    case open
+}
+
+/// Everything the server needs to know, read once at start.
+public struct AppConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// SQLite file.
+    public var databasePath = "./onthemap.sqlite"
+    public var writeMode = WriteMode.accounts
+    /// The origin users reach the service at (`https://map.example.org`): used by the cross-site
+    /// checks, for absolute `Location` headers and, when https, for `Secure` cookies.
+    public var publicURL: PublicURL?
+    /// How long a login lasts.
+    public var sessionLifetimeSeconds: Int64 = 30 * 24 * 3600
+    /// `limit` values above this are clamped.
+    public var maxListLimit = 1000
+    /// bcrypt cost; 12 in production, lower only in tests.
+    public var bcryptCost: UInt8 = 12
+    /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
+    public var trustForwardedFor = false
+    /// Failed logins allowed per email and client address in `loginThrottleWindowSeconds`.
+    public var loginThrottleLimit = 10
+    public var loginThrottleWindowSeconds = 60.0
+    /// Writes allowed per client address per minute in `open` mode.
+    public var openWritesPerMinute = 30
+    /// How long the cached default list may be served before it is rebuilt even without a write
+    /// through this process (picks up changes made by `onthemap user remove` in another process).
+    public var listCacheMaxAgeSeconds = 5.0
+
+    public init() {}
+}
+
+/// An origin such as `https://map.example.org` or `http://localhost:8080`.
+public struct PublicURL: Sendable, Equatable {
+    public let scheme: String
+    /// Host with port when not the default, lowercased: what browsers send in `Origin` after the scheme.
+    public let authority: String
+
+    /// Parses an origin; nil unless it is `http(s)://host[:port]` with at most a trailing slash.
+    public init?(_ text: String) {
+        let lowered = text.lowercased()
+        guard let range = lowered.range(of: "://") else { return nil }
+        let scheme = String(lowered[..<range.lowerBound])
+        var rest = lowered[range.upperBound...]
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard scheme == "http" || scheme == "https", !rest.isEmpty,
+              !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains("@") else { return nil }
+        self.scheme = scheme
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        self.authority = rest.hasSuffix(defaultPort) ? String(rest.dropLast(defaultPort.count)) : String(rest)
+    }
+
+    /// `scheme://authority`.
+    public var origin: String { "\(scheme)://\(authority)" }
+    public var isSecure: Bool { scheme == "https" }
+}

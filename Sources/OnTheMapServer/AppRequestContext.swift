@@ -1,0 +1,16 @@
+import Hummingbird
+import NIOCore
+
+/// The request context: Hummingbird's core storage plus the peer address (for throttling).
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Bodies over 64 KiB are refused with 413 (api-contract.md section 5.6).
+    public var maxUploadSize: Int { RequestJSON.maxBodyBytes }
+}

@@ -1,0 +1,59 @@
+import Hummingbird
+import Logging
+import OnTheMapModel
+import OnTheMapStore
+
+/// The store the server runs on: every repository in one.
+typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth
+
+/// Opens the database named by `configuration` and builds the whole server on it. The only place
+/// where implementations are chosen.
+public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, logger: logger)
+    let store = database.store
+    let router = try await buildRouter(configuration, store: store, logger: logger)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
+        logger: logger)
+    app.addServices(DatabaseService(database: database, sessions: store, logger: logger))
+    return app
+}
+
+/// Every route and middleware, over any store.
+func buildRouter(
+    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil
+) async throws -> Router<AppRequestContext> {
+    let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
+    let cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
+    let authenticator = SessionAuthenticator(sessions: store, accounts: store)
+    let accounts = AccountService(
+        accounts: store, sessions: store, hasher: hasher,
+        decoyHash: try await hasher.hash(Identifiers.token()),
+        loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
+        sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
+    let locations = LocationService(
+        store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
+        cache: LatestListCache(maxAgeSeconds: configuration.listCacheMaxAgeSeconds),
+        anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
+
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware())
+
+    SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies,
+                      trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
+    UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)
+    for (basePath, style) in [("/v1/StudentLocation", StudentLocationController.Style.v1),
+                              ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse)] {
+        StudentLocationController(
+            basePath: basePath, style: style, service: locations, authenticator: authenticator,
+            crossSite: CrossSiteGuard(publicURL: configuration.publicURL), publicURL: configuration.publicURL,
+            trustForwardedFor: configuration.trustForwardedFor
+        ).addRoutes(to: router)
+    }
+    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store)
+        .addRoutes(to: router)
+    return router
+}

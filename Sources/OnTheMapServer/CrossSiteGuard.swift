@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+import Hummingbird
+import OnTheMapModel
+
+/// Refuses cookie-authenticated writes that a browser sends on another site's behalf
+/// (api-contract.md section 5.5). Native clients send neither `Origin` nor `Sec-Fetch-Site` and
+/// are unaffected; bearer-token requests cannot be forged by another site and are exempt.
+struct CrossSiteGuard: Sendable {
+    let publicURL: PublicURL?
+
+    func check(_ request: Request, caller: Caller) throws(APIError) {
+        guard caller.viaCookie else { return }
+        let origin = request.headers[.origin]
+        let fetchSite = request.headers[.secFetchSite]?.lowercased()
+        guard origin != nil || fetchSite != nil else { return }
+        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
+            throw .forbidden("Cross-site request refused.")
+        }
+        if let origin, !isSameOrigin(origin, request: request) {
+            throw .forbidden("Cross-site request refused.")
+        }
+        // A browser request must prove it can read our cookie: echo XSRF-TOKEN in X-XSRF-TOKEN.
+        guard let cookie = request.cookies[SessionCookies.xsrfName]?.value, !cookie.isEmpty,
+              let header = request.headers[.xXSRFToken],
+              Self.constantTimeEqual(cookie, header) else {
+            throw .forbidden("Missing or wrong X-XSRF-TOKEN header: echo the XSRF-TOKEN cookie.")
+        }
+    }
+
+    /// Compares with the configured public origin, or, when none is set, with the Host header.
+    private func isSameOrigin(_ origin: String, request: Request) -> Bool {
+        guard let parsed = PublicURL(origin) else { return false }
+        if let publicURL { return parsed == publicURL }
+        guard let host = request.head.authority else { return false }
+        return parsed.authority == host.lowercased()
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}

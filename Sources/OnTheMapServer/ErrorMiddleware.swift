@@ -1,0 +1,45 @@
+import Hummingbird
+import Logging
+import OnTheMapModel
+import OnTheMapStore
+
+/// Turns every error into a JSON response in the shape of the path family that was called, keeping
+/// the real status code; nothing internal (SQL, stack traces) reaches the client.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = Self.apiError(for: error, logger: context.logger)
+            var response = JSONResponse.error(apiError, path: request.uri.path)
+            if request.method == .head { response.body = .init() }
+            return response
+        }
+    }
+
+    /// The catalogue entry for any thrown error.
+    static func apiError(for error: any Error, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case StoreError.emailTaken:
+            return .emailTaken
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return .notFound("No such endpoint.")
+            case .contentTooLarge: return .payloadTooLarge
+            case .methodNotAllowed: return .methodNotAllowed(allowed: [])
+            case let status where (400..<500).contains(status.code):
+                return APIError(status: status.code, code: ParseErrorCode.invalidJSON, message: error.body ?? status.reasonPhrase)
+            default:
+                logger.error("Request failed: \(String(reflecting: error))")
+                return .internalError
+            }
+        default:
+            logger.error("Request failed: \(String(reflecting: error))")
+            return .internalError
+        }
+    }
+}

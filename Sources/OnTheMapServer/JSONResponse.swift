@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import OnTheMapModel
+
+/// Builds JSON responses, with the Udacity prefix when the family wants it.
+enum JSONResponse {
+    /// One encoder configuration for every response: links stay readable (`https://`, not `https:\/\/`)
+    /// and keys come in a stable order, so identical data always gives identical bytes (and ETags).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }
+
+    /// Encodes `value`, prefixing it for the Udacity family.
+    static func make(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, prefixed: Bool = false, headers: HTTPFields = [:]
+    ) throws -> Response {
+        let json = try encoder().encode(value)
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(json.count + 5)
+        if prefixed { buffer.writeBytes(UdacityPrefix.bytes) }
+        buffer.writeBytes(json)
+        return raw(buffer, status: status, headers: headers)
+    }
+
+    /// A response around bytes that are already JSON.
+    static func raw(_ buffer: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// The error in the shape of the family that `path` belongs to.
+    static func error(_ error: APIError, path: String) -> Response {
+        let family = PathFamily(path: path)
+        var headers: HTTPFields = [:]
+        if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(retryAfter) }
+        if let allowed = error.allowedMethods { headers[.allow] = allowed.joined(separator: ", ") }
+        let status = HTTPResponse.Status(code: error.status)
+        // Encoding this struct cannot fail; the fallback keeps the "never an empty body" rule regardless.
+        return (try? make(family.errorBody(error), status: status, prefixed: family.hasPrefix, headers: headers))
+            ?? raw(ByteBuffer(bytes: (family.hasPrefix ? UdacityPrefix.bytes : []) + Array(#"{"error":"Internal server error."}"#.utf8)),
+                   status: .internalServerError)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import NIOCore
+import OnTheMapModel
+import OnTheMapStore
+
+/// Who is writing: the caller's session if any, and where the request came from.
+struct Writer: Sendable {
+    let caller: Caller?
+    let clientAddress: String
+}
+
+/// Reads and writes of student locations with the rules of api-contract.md section 5.5.
+struct LocationService: Sendable {
+    let store: any LocationStore
+    let writeMode: WriteMode
+    let maxListLimit: Int
+    let cache: LatestListCache
+    let anonymousWrites: SlidingWindowLimiter
+
+    /// The encoded `{"results": [...]}` (with `count` when asked) for `query`; the default list
+    /// comes from the cache with an ETag.
+    func list(_ query: LocationQuery) async throws -> (body: ByteBuffer, etag: String?) {
+        if query.isDefaultList {
+            let entry = try await cache.get { [store] in try Self.encode(try await store.locations(query)) }
+            return (entry.body, entry.etag)
+        }
+        return (try Self.encode(try await store.locations(query)), nil)
+    }
+
+    func location(objectId: String) async throws -> StudentLocation {
+        guard let owned = try await store.location(objectId: objectId) else { throw APIError.notFound("No location with objectId \(objectId).") }
+        return owned.location
+    }
+
+    /// Creates the writer's location, or overwrites the one their account already has.
+    func create(_ fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
+        let complete = try fields.requireComplete()
+        let saved: StudentLocation
+        if let caller = writer.caller {
+            var owned = complete
+            owned.uniqueKey = caller.account.key
+            owned.firstName = caller.account.firstName
+            owned.lastName = caller.account.lastName
+            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, now: WallClock.nowMillis())
+        } else {
+            saved = try await store.saveLocation(complete, ownerKey: nil, now: WallClock.nowMillis())
+        }
+        await cache.invalidate()
+        return saved
+    }
+
+    /// Applies the present fields to a location the writer may change.
+    func update(objectId: String, with fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
+        let owned = try await modifiable(objectId, by: writer)
+        var fields = fields
+        if owned.ownerKey != nil {
+            // An owned pin always shows its owner: identity fields come from the account, never the body.
+            fields.uniqueKey = nil
+            fields.firstName = nil
+            fields.lastName = nil
+        }
+        guard let updated = try await store.updateLocation(objectId: objectId, with: fields, now: WallClock.nowMillis()) else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
+        await cache.invalidate()
+        return updated
+    }
+
+    func delete(objectId: String, by writer: Writer) async throws {
+        _ = try await modifiable(objectId, by: writer)
+        guard try await store.deleteLocation(objectId: objectId) else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
+        await cache.invalidate()
+    }
+
+    /// Refuses a write before anything is read or changed: no session in `accounts` mode (401), or
+    /// too many anonymous writes from one address in `open` mode (429).
+    func admit(_ writer: Writer) async throws {
+        if writer.caller != nil { return }
+        switch writeMode {
+        case .accounts:
+            throw APIError.loginRequired
+        case .open:
+            if let wait = await anonymousWrites.acquire(writer.clientAddress) {
+                throw APIError.tooManyRequests(retryAfter: wait, message: "Too many writes from this address; try again in \(wait) seconds.")
+            }
+        }
+    }
+
+    /// The location if the writer may change it: its owner, an admin, or anyone for an anonymous
+    /// legacy pin in `open` mode.
+    private func modifiable(_ objectId: String, by writer: Writer) async throws -> OwnedLocation {
+        guard let owned = try await store.location(objectId: objectId) else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
+        if let caller = writer.caller, caller.account.isAdmin || caller.account.key == owned.ownerKey { return owned }
+        if owned.ownerKey == nil, writeMode == .open { return owned }
+        if writer.caller == nil { throw APIError.loginRequired }
+        throw APIError.forbidden("Only the owner of this location (or an admin) may change it.")
+    }
+
+    static func encode(_ page: LocationPage) throws -> ByteBuffer {
+        ByteBuffer(data: try JSONResponse.encoder().encode(ListBody(results: page.results, count: page.count)))
+    }
+}
+
+/// `{"results": [...], "count": N}`, `count` only when asked for.
+private struct ListBody: Encodable {
+    let results: [StudentLocation]
+    let count: Int?
+}

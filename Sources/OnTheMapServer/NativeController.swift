@@ -1,0 +1,77 @@
+import Hummingbird
+import OnTheMapModel
+import OnTheMapStore
+
+/// The endpoints this service adds: sign-up, "me", liveness and readiness (api-contract.md section 7).
+struct NativeController: Sendable {
+    let accounts: AccountService
+    let locations: any LocationStore
+    let authenticator: SessionAuthenticator
+    let cookies: SessionCookies
+    let health: any StoreHealth
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource("/v1/accounts", [(.post, signUp)])
+        router.resource("/v1/me", [(.get, me)])
+        router.resource("/healthz", [(.get, { _, _ in try JSONResponse.make(["status": "ok"]) })])
+        router.resource("/readyz", [(.get, ready)])
+    }
+
+    /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
+    @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
+        let session = try await accounts.signUp(signUp)
+        var response = try JSONResponse.make(
+            LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
+            status: .created)
+        response.setCookies(cookies.issue(sessionToken: session.token, lifetime: accounts.sessionLifetimeSeconds))
+        return response
+    }
+
+    /// The caller's account and own location (or null).
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
+        let location = try await locations.location(ownerKey: caller.account.key)
+        return try JSONResponse.make(MeBody(account: .init(caller.account), location: location))
+    }
+
+    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
+        do {
+            try await health.ping()
+        } catch {
+            context.logger.error("Readiness check failed: \(error)")
+            throw APIError.unavailable
+        }
+        return try JSONResponse.make(["status": "ready"])
+    }
+}
+
+private struct MeBody: Encodable {
+    struct AccountBody: Encodable {
+        let key: String
+        let email: String
+        let firstName: String
+        let lastName: String
+        let isAdmin: Bool
+
+        init(_ account: Account) {
+            key = account.key
+            email = account.email
+            firstName = account.firstName
+            lastName = account.lastName
+            isAdmin = account.isAdmin
+        }
+    }
+
+    let account: AccountBody
+    let location: StudentLocation?
+
+    enum CodingKeys: CodingKey { case account, location }
+
+    /// `location` is written as `null`, not left out, when there is none.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(location, forKey: .location)
+    }
+}

@@ -1,0 +1,45 @@
+import OnTheMapModel
+
+/// The API families share one host but not one error shape (api-contract.md sections 2 and 6).
+enum PathFamily: Sendable {
+    /// `/v1/session`, `/v1/users/*`, `/api/session`, `/api/users/*`: the 5-byte prefix, `{status, error}`.
+    case udacity
+    /// `/v1/StudentLocation…`: `{status, code, error}`, readable by Udacity- and Parse-shaped decoders.
+    case v1Locations
+    /// `/parse/…` and `/1/…`: Parse's `{code, error}`.
+    case parse
+    /// Everything else (native endpoints, unknown paths): `{status, code, error}`.
+    case native
+
+    init(path: String) {
+        let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
+        let first = segments.first ?? ""
+        let second = segments.count > 1 ? segments[1] : ""
+        switch (first, second) {
+        case ("v1", "session"), ("v1", "users"), ("api", "session"), ("api", "users"): self = .udacity
+        case ("v1", "StudentLocation"): self = .v1Locations
+        case ("parse", _), ("1", _): self = .parse
+        default: self = .native
+        }
+    }
+
+    /// Whether bodies start with `)]}'\n`.
+    var hasPrefix: Bool { self == .udacity }
+
+    /// The error body in this family's shape.
+    func errorBody(_ error: APIError) -> ErrorBody {
+        switch self {
+        case .udacity: ErrorBody(status: error.status, code: nil, parameter: error.parameter, error: error.message)
+        case .parse: ErrorBody(status: nil, code: error.code, parameter: nil, error: error.message)
+        case .v1Locations, .native: ErrorBody(status: error.status, code: error.code, parameter: error.parameter, error: error.message)
+        }
+    }
+}
+
+/// `{"status", "code", "parameter", "error"}` with absent keys left out; `status` and `code` are integers.
+struct ErrorBody: Encodable {
+    let status: Int?
+    let code: Int?
+    let parameter: String?
+    let error: String
+}

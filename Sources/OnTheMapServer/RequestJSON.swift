@@ -1,0 +1,28 @@
+import Hummingbird
+import OnTheMapModel
+
+/// Reads request bodies as JSON, whatever `Content-Type` says (clients often send none).
+enum RequestJSON {
+    static let maxBodyBytes = 64 * 1024
+
+    /// The body bytes; 413 past 64 KiB.
+    static func bytes(of request: Request) async throws(APIError) -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
+            throw .payloadTooLarge
+        }
+        var request = request
+        do {
+            return try await request.collectBody(upTo: maxBodyBytes)
+        } catch {
+            throw .payloadTooLarge
+        }
+    }
+
+    /// The body parsed as JSON; `invalidJSON` when empty or malformed.
+    static func value(of request: Request) async throws(APIError) -> JSONValue {
+        let buffer = try await bytes(of: request)
+        guard buffer.readableBytes > 0 else { throw .invalidJSON("The request body is empty; send a JSON object.") }
+        guard let value = JSONValue.parse(buffer.readableBytesView) else { throw .invalidJSON() }
+        return value
+    }
+}

@@ -1,0 +1,60 @@
+import Hummingbird
+import OnTheMapModel
+
+/// `POST`/`DELETE /v1/session` and `/api/session` (api-contract.md section 3). Every answer carries
+/// the Udacity prefix.
+struct SessionController: Sendable {
+    let accounts: AccountService
+    let authenticator: SessionAuthenticator
+    let cookies: SessionCookies
+    let trustForwardedFor: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        for path in ["/v1/session", "/api/session"] {
+            router.resource(RouterPath(path), [(.post, logIn), (.delete, logOut)])
+        }
+    }
+
+    /// Logs in with `{"udacity": {"username", "password"}}`.
+    @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let credentials = try await Self.credentials(in: request)
+        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: address)
+        var response = try JSONResponse.make(
+            LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
+            prefixed: true)
+        response.setCookies(cookies.issue(sessionToken: session.token, lifetime: accounts.sessionLifetimeSeconds))
+        return response
+    }
+
+    /// Ends the caller's session, if any; always 200 with exactly `{"session": {…}}`. Any XSRF
+    /// header spelling and any body are accepted and none is required.
+    @Sendable func logOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        if let caller { try await accounts.logOut(token: caller.token) }
+        let body = LogoutResponse(session: SessionPart(id: caller?.token ?? "", expiresAtMicros: WallClock.nowMicros()))
+        var response = try JSONResponse.make(body, prefixed: true)
+        response.setCookies(cookies.clear())
+        return response
+    }
+
+    /// Reads the one credential object. Clients build this body by string interpolation, so a quote
+    /// in a password arrives as broken JSON: that is a 400, like any other unreadable body.
+    static func credentials(in request: Request) async throws(APIError) -> (username: String, password: String) {
+        let body: JSONValue
+        do { body = try await RequestJSON.value(of: request) } catch where error.status == 400 { throw .credentialCount }
+        guard let members = body.object else { throw .credentialCount }
+        let credentialKeys = ["udacity", "facebook_mobile"].filter { members[$0] != nil }
+        guard credentialKeys.count == 1 else { throw .credentialCount }
+        // Facebook sign-in cannot be verified by this service: it is an unknown account.
+        guard credentialKeys[0] == "udacity" else { throw .invalidCredentials }
+        guard let udacity = members["udacity"]?.object else { throw .credentialCount }
+        guard case .string(let username)? = udacity["username"], !username.isEmpty else {
+            throw .missingCredentialField("udacity.username")
+        }
+        guard case .string(let password)? = udacity["password"], !password.isEmpty else {
+            throw .missingCredentialField("udacity.password")
+        }
+        return (username, password)
+    }
+}

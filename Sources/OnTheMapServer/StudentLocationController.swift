@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import OnTheMapModel
+
+/// `…/StudentLocation[/{objectId}]` for one path family (api-contract.md section 5). The v1 family
+/// answers a create with 200; the Parse families with 201 and a `Location` header.
+struct StudentLocationController: Sendable {
+    enum Style: Sendable { case v1, parse }
+
+    let basePath: String
+    let style: Style
+    let service: LocationService
+    let authenticator: SessionAuthenticator
+    let crossSite: CrossSiteGuard
+    let publicURL: PublicURL?
+    let trustForwardedFor: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource(RouterPath(basePath), [(.get, list), (.post, create)])
+        router.resource(RouterPath(basePath + "/:objectId"), [(.get, read), (.put, update), (.delete, delete)])
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit)
+        let (body, etag) = try await service.list(query)
+        guard let etag else { return JSONResponse.raw(body) }
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .notModified, headers: headers)
+        }
+        return JSONResponse.raw(body, headers: headers)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let writer = try await self.writer(of: request, context: context)
+        try await service.admit(writer)
+        let fields = try LocationFields.parse(try await RequestJSON.value(of: request))
+        let saved = try await service.create(fields, by: writer)
+        let body = CreatedBody(createdAt: WireTime.formatMillis(saved.createdAt), objectId: saved.objectId)
+        switch style {
+        case .v1:
+            return try JSONResponse.make(body)
+        case .parse:
+            return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId, request: request)])
+        }
+    }
+
+    @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try JSONResponse.make(try await service.location(objectId: try objectId(context)))
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let objectId = try objectId(context)
+        let writer = try await self.writer(of: request, context: context)
+        try await service.admit(writer)
+        let fields = try LocationFields.parse(try await RequestJSON.value(of: request))
+        let updated = try await service.update(objectId: objectId, with: fields, by: writer)
+        return try JSONResponse.make(UpdatedBody(updatedAt: WireTime.formatMillis(updated.updatedAt)))
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let objectId = try objectId(context)
+        let writer = try await self.writer(of: request, context: context)
+        try await service.admit(writer)
+        try await service.delete(objectId: objectId, by: writer)
+        return try JSONResponse.make(EmptyBody())
+    }
+
+    /// The caller (checked against cross-site rules) and client address of a write.
+    private func writer(of request: Request, context: AppRequestContext) async throws -> Writer {
+        let caller = try await authenticator.caller(of: request)
+        if let caller { try crossSite.check(request, caller: caller) }
+        return Writer(caller: caller, clientAddress: ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor))
+    }
+
+    private func objectId(_ context: AppRequestContext) throws(APIError) -> String {
+        guard let id = context.parameters.get("objectId"), !id.isEmpty else { throw .notFound("objectId is missing.") }
+        return id
+    }
+
+    /// Parse's absolute URL of the new object.
+    private func locationURL(of objectId: String, request: Request) -> String {
+        let origin = publicURL?.origin ?? "http://\(request.head.authority ?? "localhost")"
+        return origin + basePath + "/" + objectId
+    }
+}
+
+private struct CreatedBody: Encodable {
+    let createdAt: String
+    let objectId: String
+}
+
+private struct UpdatedBody: Encodable {
+    let updatedAt: String
+}
+
+private struct EmptyBody: Encodable {}

@@ -1,0 +1,41 @@
+import Hummingbird
+import OnTheMapModel
+import OnTheMapStore
+
+/// `GET /v1/users/{id}` and `GET /api/users/{id}` (api-contract.md section 4), prefixed.
+struct UserController: Sendable {
+    let accounts: any AccountStore
+    let authenticator: SessionAuthenticator
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource("/v1/users/:id", [(.get, { request, context in try await self.profile(request, context, legacy: false) })])
+        router.resource("/api/users/:id", [(.get, { request, context in try await self.profile(request, context, legacy: true) })])
+    }
+
+    func profile(_ request: Request, _ context: AppRequestContext, legacy: Bool) async throws -> Response {
+        guard let (account, isSelf) = try await resolve(context.parameters.get("id") ?? "", request: request) else {
+            throw APIError.notFound("No user with that id.")
+        }
+        let profile = UserProfile(account: account, showEmail: isSelf)
+        return legacy
+            ? try JSONResponse.make(LegacyUserResponse(profile: profile), prefixed: true)
+            : try JSONResponse.make(V1UserResponse(profile: profile), prefixed: true)
+    }
+
+    /// Clients put odd things in `{id}`: the account key, the session id, a hard-coded key, or the
+    /// key with a stray `&`. Tried in that order: account key, session id, the caller's own account.
+    /// The second value says whether the requester is that account (and may see its email).
+    private func resolve(_ rawId: String, request: Request) async throws -> (Account, Bool)? {
+        var id = rawId
+        while id.hasSuffix("&") { id.removeLast() }
+        let caller = try await authenticator.caller(of: request)
+        if !id.isEmpty, let account = try await accounts.account(key: id) {
+            return (account, caller?.account.key == account.key)
+        }
+        if !id.isEmpty, let owner = try await authenticator.caller(token: id, viaCookie: false) {
+            return (owner.account, true)
+        }
+        if let caller { return (caller.account, true) }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OnTheMapServer
+
+/// `onthemap serve`: runs the HTTP server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the On The Map API.",
+        discussion: """
+            Writes need a logged-in account by default (--writes accounts). --writes open lets anyone write, \
+            as the original service did, rate limited per client address.
+            """)
+
+    @Option(help: ArgumentHelp("Address to listen on (env ONTHEMAP_HOST; default 127.0.0.1).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port to listen on (env ONTHEMAP_PORT; default 8080).", valueName: "port"))
+    var port: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
+    var writes: String?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "Origin users reach the service at, e.g. https://map.example.org: used by cross-site checks and for Secure cookies (env ONTHEMAP_PUBLIC_URL).",
+        valueName: "url"))
+    var publicURL: String?
+
+    @Option(name: .customLong("trust-proxy"), help: ArgumentHelp(
+        "Take client addresses from X-Forwarded-For: yes only behind your own reverse proxy (env ONTHEMAP_TRUST_PROXY; default no).",
+        valueName: "yes|no"))
+    var trustProxy: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        var logger = Logger(label: "onthemap")
+        logger.logLevel = try Setting(flag: "--log-level", variable: "ONTHEMAP_LOG_LEVEL")
+            .value(logLevel, default: .info, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
+        if configuration.writeMode == .open {
+            logger.warning("Write mode is OPEN: anyone can create, change and delete locations without logging in.")
+        }
+        let app: any ApplicationProtocol
+        do {
+            app = try await buildApplication(configuration, logger: logger)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure("cannot listen on \(configuration.host):\(configuration.port): the port is already in use.")
+        } catch let error as IOError {
+            throw CommandFailure("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
+        }
+    }
+
+    /// Flags first, then `ONTHEMAP_…` variables, then defaults.
+    func makeConfiguration() throws -> AppConfiguration {
+        var configuration = AppConfiguration()
+        configuration.host = try Setting(flag: "--host", variable: "ONTHEMAP_HOST")
+            .value(host, default: configuration.host, expected: "an address") { $0.isEmpty ? nil : $0 }
+        configuration.port = try Setting(flag: "--port", variable: "ONTHEMAP_PORT")
+            .value(port, default: configuration.port, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
+        configuration.databasePath = try database.path()
+        configuration.writeMode = try Setting(flag: "--writes", variable: "ONTHEMAP_WRITES")
+            .value(writes, default: configuration.writeMode, expected: "accounts or open") { WriteMode(rawValue: $0.lowercased()) }
+        configuration.publicURL = try Setting(flag: "--public-url", variable: "ONTHEMAP_PUBLIC_URL")
+            .value(publicURL, default: nil, expected: "an origin such as https://map.example.org") { PublicURL($0).map { $0 } }
+        configuration.trustForwardedFor = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
+            .value(trustProxy, default: false, expected: "yes or no") { ["yes": true, "true": true, "1": true, "no": false, "false": false, "0": false][$0.lowercased()] }
+        return configuration
+    }
+}
+
+/// A failure to report as one line, with exit code 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}

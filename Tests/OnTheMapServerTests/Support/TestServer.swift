@@ -1,0 +1,162 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import OnTheMapModel
+@testable import OnTheMapServer
+@testable import OnTheMapStore
+
+/// A server on a fresh temporary SQLite file, driven through Hummingbird's router test client.
+struct TestServer {
+    let client: any TestClientProtocol
+    /// The same store the server writes to, for checking what a request changed.
+    let store: SQLStore
+
+    /// Runs `body` against a new server; `configure` adjusts the test defaults (bcrypt cost 4,
+    /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
+    static func run(
+        configure: (inout AppConfiguration) -> Void = { _ in },
+        hasher: (any PasswordHasher)? = nil,
+        _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4
+        configuration.trustForwardedFor = true
+        configure(&configuration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "onthemap-test")
+        logger.logLevel = .critical
+        let database = try await SQLiteDatabaseFile.open(path: directory.appendingPathComponent("test.sqlite").path, logger: logger)
+        do {
+            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher)
+            let app = Application(router: router, logger: logger)
+            try await app.test(.router) { client in
+                try await body(TestServer(client: client, store: database.store))
+            }
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
+    }
+
+    /// Sends a request; `body` is sent as written (a string, so broken JSON can be sent too).
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, body: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    /// Signs up a student and returns their session.
+    func signUp(
+        email: String = "student\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse",
+        first: String = "Ada", last: String = "Lovelace"
+    ) async throws -> TestSession {
+        let response = try await send(.post, "/v1/accounts", body: """
+            {"email": "\(email)", "password": "\(password)", "firstName": "\(first)", "lastName": "\(last)"}
+            """)
+        guard response.status == .created else { throw TestFailure("sign-up answered \(response.status): \(response.text)") }
+        let login = try JSONDecoder().decode(StrictLogin.self, from: response.data)
+        return TestSession(key: login.account.key, token: login.session.id, email: email, password: password,
+                           cookies: response.setCookies)
+    }
+
+    /// Makes an existing account an admin, directly in the store.
+    func makeAdmin(_ session: TestSession) async throws {
+        try await store.db.raw("UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: session.key)").run()
+    }
+
+    /// Posts a location as `session` on the v1 path and returns its objectId.
+    @discardableResult
+    func postLocation(
+        as session: TestSession?, mapString: String = "Seattle, WA", mediaURL: String = "https://example.com",
+        latitude: Double = 47.6, longitude: Double = -122.3, path: String = "/v1/StudentLocation", extraHeaders: HTTPFields = [:]
+    ) async throws -> String {
+        var headers = session?.cookieHeader ?? [:]
+        headers.append(contentsOf: extraHeaders)
+        let response = try await send(.post, path, body: """
+            {"uniqueKey": "ignored", "firstName": "Body", "lastName": "Name", "mapString": "\(mapString)",
+             "mediaURL": "\(mediaURL)", "latitude": \(latitude), "longitude": \(longitude)}
+            """, headers: headers)
+        guard response.status.code / 100 == 2 else { throw TestFailure("post answered \(response.status): \(response.text)") }
+        return try JSONDecoder.strict.decode(StrictCreated.self, from: response.data).objectId
+    }
+
+    /// Everything the store holds, for "a rejected request changes nothing" checks.
+    func snapshot() async throws -> StoreSnapshot {
+        let page = try await store.locations(LocationQuery(limit: 100_000, order: [SortKey(.objectId, descending: false)]))
+        let accounts = try await store.allAccounts()
+        let sessions = try await store.db.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
+        return StoreSnapshot(locations: page.results, accounts: accounts, sessionCount: sessions)
+    }
+}
+
+/// Everything stored, comparable.
+struct StoreSnapshot: Equatable {
+    let locations: [StudentLocation]
+    let accounts: [Account]
+    let sessionCount: Int
+}
+
+/// A logged-in student.
+struct TestSession {
+    let key: String
+    let token: String
+    let email: String
+    let password: String
+    /// `name=value` of each cookie set at login.
+    let cookies: [String: String]
+
+    /// The `Cookie` header a native client's URL session would send back.
+    var cookieHeader: HTTPFields {
+        [.cookie: cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")]
+    }
+
+    var bearerHeader: HTTPFields { [.authorization: "Bearer \(token)"] }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TestResponse {
+    var data: Data { Data(buffer: body ?? ByteBuffer()) }
+    var bytes: [UInt8] { Array(data) }
+    var text: String { String(decoding: data, as: UTF8.self) }
+
+    /// The body with the Udacity prefix removed exactly as clients do (`subdata(in: 5..<count)`),
+    /// failing when the prefix is not there.
+    func unprefixed() throws -> Data {
+        guard bytes.count >= 5, Array(bytes[0..<5]) == UdacityPrefix.bytes else {
+            throw TestFailure("missing )]}' prefix: \(text)")
+        }
+        return data.subdata(in: 5..<data.count)
+    }
+
+    /// `name → value` of every `Set-Cookie`.
+    var setCookies: [String: String] {
+        var cookies: [String: String] = [:]
+        for header in headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            cookies[String(pair[0])] = pair.count > 1 ? String(pair[1]) : ""
+        }
+        return cookies
+    }
+
+    /// The full `Set-Cookie` line for `name`.
+    func setCookieLine(_ name: String) -> String? {
+        headers[values: .setCookie].first { $0.hasPrefix(name + "=") }
+    }
+
+    /// The body as a JSON object (no prefix expected).
+    func object() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw TestFailure("not a JSON object: \(text)")
+        }
+        return object
+    }
+}
