@@ -37,7 +37,7 @@ func buildRouter(
         cache: LatestListCache(maxAgeSeconds: configuration.listCacheMaxAgeSeconds),
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
 
-    let router = Router(context: AppRequestContext.self)
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())

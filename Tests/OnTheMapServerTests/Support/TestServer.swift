@@ -11,6 +11,7 @@ struct TestServer {
     let client: any TestClientProtocol
     /// The same store the server writes to, for checking what a request changed.
     let store: SQLStore
+    let database: SQLiteDatabaseFile
 
     /// Runs `body` against a new server; `configure` adjusts the test defaults (bcrypt cost 4,
     /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
@@ -33,13 +34,14 @@ struct TestServer {
             let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher)
             let app = Application(router: router, logger: logger)
             try await app.test(.router) { client in
-                try await body(TestServer(client: client, store: database.store))
+                try await body(TestServer(client: client, store: database.store, database: database))
             }
         } catch {
             try? await database.close()
             throw error
         }
-        try await database.close()
+        // A test may have closed it already (readiness); closing twice is harmless.
+        try? await database.close()
     }
 
     /// Sends a request; `body` is sent as written (a string, so broken JSON can be sent too).
@@ -52,7 +54,7 @@ struct TestServer {
 
     /// Signs up a student and returns their session.
     func signUp(
-        email: String = "student\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse",
+        email: String = "student\(UUID().uuidString.prefix(8).lowercased())@example.com", password: String = "correct horse",
         first: String = "Ada", last: String = "Lovelace"
     ) async throws -> TestSession {
         let response = try await send(.post, "/v1/accounts", body: """

@@ -1,0 +1,310 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OnTheMapModel
+@testable import OnTheMapServer
+import Testing
+
+/// api-contract.md sections 5.3–5.5: create, read one, update, delete, who may write.
+@Suite struct LocationWriteTests {
+    let body = #"{"uniqueKey": "1234", "firstName": "Body", "lastName": "Name", "mapString": "Mountain View, CA ", "mediaURL": "https://udacity.com", "latitude": 37.386052, "longitude": -122.083851}"#
+
+    @Test func v1CreateAnswers200WithCreatedAtAndObjectId() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let response = try await server.send(.post, "/v1/StudentLocation", body: body, headers: student.cookieHeader)
+            #expect(response.status == .ok)
+            let created = try JSONDecoder.strict.decode(StrictCreated.self, from: response.data)
+            #expect(created.objectId.wholeMatch(of: /[A-Za-z0-9]{10}/) != nil)
+            #expect(Set(try response.object().keys) == ["createdAt", "objectId"])
+        }
+    }
+
+    @Test(arguments: ["/parse/classes/StudentLocation", "/1/classes/StudentLocation"])
+    func parseCreateAnswers201WithLocation(path: String) async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let response = try await server.send(.post, path, body: body, headers: student.cookieHeader)
+            #expect(response.status == .created)
+            let created = try JSONDecoder.strict.decode(StrictCreated.self, from: response.data)
+            #expect(response.headers[.location] == "http://localhost\(path)/\(created.objectId)")
+        }
+    }
+
+    @Test func locationHeaderUsesThePublicURL() async throws {
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org/") }) { server in
+            let student = try await server.signUp()
+            let response = try await server.send(.post, "/parse/classes/StudentLocation", body: body, headers: student.bearerHeader)
+            let created = try JSONDecoder.strict.decode(StrictCreated.self, from: response.data)
+            #expect(response.headers[.location] == "https://map.example.org/parse/classes/StudentLocation/\(created.objectId)")
+        }
+    }
+
+    @Test func identityComesFromTheAccountAndMapStringIsKeptVerbatim() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp(first: "Grace", last: "Hopper")
+            let id = try await server.postLocation(as: student, mapString: "Mountain View, CA  ")
+            let record = try JSONDecoder.strict.decode(StrictLocation.self, from: try await server.send(.get, "/v1/StudentLocation/\(id)").data)
+            #expect(record.uniqueKey == student.key)
+            #expect(record.firstName == "Grace")
+            #expect(record.lastName == "Hopper")
+            #expect(record.mapString == "Mountain View, CA  ")
+        }
+    }
+
+    @Test func ignoresObjectIdDatesAndUnknownKeysAndAcceptsIntegerCoordinates() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let response = try await server.send(.post, "/v1/StudentLocation?foo=bar", body: """
+                {"objectId": "", "createdAt": "22 Nov 2026 at 10:00", "updatedAt": "gestern", "extra": [1, 2],
+                 "mapString": "Lagos", "mediaURL": "www.example.com", "latitude": 6, "longitude": 3}
+                """, headers: student.cookieHeader)
+            #expect(response.status == .ok)
+            let id = try JSONDecoder.strict.decode(StrictCreated.self, from: response.data).objectId
+            let record = try JSONDecoder.strict.decode(StrictLocation.self, from: try await server.send(.get, "/v1/StudentLocation/\(id)").data)
+            #expect(record.latitude == 6 && record.longitude == 3)
+            #expect(record.mediaURL == "https://www.example.com")
+            #expect(abs(record.createdAt.timeIntervalSinceNow) < 60)
+        }
+    }
+
+    @Test func secondCreateOverwritesTheFirstAndKeepsItsObjectId() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let first = try await server.postLocation(as: student, mapString: "Paris")
+            let second = try await server.postLocation(as: student, mapString: "Berlin", path: "/parse/classes/StudentLocation")
+            #expect(first == second)
+            let all = try JSONDecoder.strict.decode(StrictResults.self, from: try await server.send(.get, "/v1/StudentLocation").data).results
+            #expect(all.count == 1)
+            #expect(all[0].mapString == "Berlin")
+        }
+    }
+
+    @Test func readOneAndUnknownIds() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let id = try await server.postLocation(as: student)
+            #expect(try await server.send(.get, "/1/classes/StudentLocation/\(id)").status == .ok)
+            let missing = try await server.send(.get, "/v1/StudentLocation/AAAAAAAAAA")
+            #expect(missing.status == .notFound)
+            #expect(try missing.object()["status"] as? Int == 404)
+            #expect(try missing.object()["code"] as? Int == 101)
+            let parseMissing = try await server.send(.get, "/parse/classes/StudentLocation/AAAAAAAAAA")
+            #expect(try JSONDecoder().decode(ParseError.self, from: parseMissing.data).code == 101)
+            #expect(try parseMissing.object()["status"] == nil)
+        }
+    }
+
+    @Test func ownerUpdatesWithTheCreateBody() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let id = try await server.postLocation(as: student)
+            try await Task.sleep(for: .milliseconds(5))
+            let response = try await server.send(.put, "/v1/StudentLocation/\(id)", body: body, headers: student.cookieHeader)
+            #expect(response.status == .ok)
+            let updated = try JSONDecoder.strict.decode(StrictUpdated.self, from: response.data)
+            #expect(Set(try response.object().keys) == ["updatedAt"])
+            let record = try JSONDecoder.strict.decode(StrictLocation.self, from: try await server.send(.get, "/v1/StudentLocation/\(id)").data)
+            #expect(record.mapString == "Mountain View, CA ")
+            #expect(record.uniqueKey == student.key)
+            #expect(record.firstName == "Ada")
+            #expect(record.updatedAt == updated.updatedAt)
+            #expect(record.updatedAt > record.createdAt)
+        }
+    }
+
+    @Test func updateAndDeleteOfUnknownIdAre404() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            #expect(try await server.send(.put, "/v1/StudentLocation/AAAAAAAAAA", body: body, headers: student.bearerHeader).status == .notFound)
+            #expect(try await server.send(.delete, "/v1/StudentLocation/AAAAAAAAAA", headers: student.bearerHeader).status == .notFound)
+        }
+    }
+
+    @Test func anotherAccountMayNotUpdateOrDelete() async throws {
+        try await TestServer.run { server in
+            let owner = try await server.signUp()
+            let intruder = try await server.signUp()
+            let id = try await server.postLocation(as: owner)
+            let before = try await server.snapshot()
+            let put = try await server.send(.put, "/v1/StudentLocation/\(id)", body: body, headers: intruder.cookieHeader)
+            #expect(put.status == .forbidden)
+            let delete = try await server.send(.delete, "/parse/classes/StudentLocation/\(id)", headers: intruder.cookieHeader)
+            #expect(delete.status == .forbidden)
+            #expect(try JSONDecoder().decode(ParseError.self, from: delete.data).code == 119)
+            #expect(try await server.snapshot() == before)
+        }
+    }
+
+    @Test func ownerDeletesWithABodyAndGetsEmptyObject() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let id = try await server.postLocation(as: student)
+            let response = try await server.send(.delete, "/v1/StudentLocation/\(id)", body: #"{"why": "moving"}"#, headers: student.cookieHeader)
+            #expect(response.status == .ok)
+            #expect(response.text == "{}")
+            #expect(try await server.send(.get, "/v1/StudentLocation/\(id)").status == .notFound)
+        }
+    }
+
+    @Test func adminMayUpdateAndDeleteAnyLocation() async throws {
+        try await TestServer.run { server in
+            let owner = try await server.signUp(first: "Owner")
+            let admin = try await server.signUp(first: "Admin")
+            try await server.makeAdmin(admin)
+            let id = try await server.postLocation(as: owner)
+            #expect(try await server.send(.put, "/v1/StudentLocation/\(id)", body: #"{"mapString": "Fixed"}"#, headers: admin.bearerHeader).status == .ok)
+            let record = try JSONDecoder.strict.decode(StrictLocation.self, from: try await server.send(.get, "/v1/StudentLocation/\(id)").data)
+            #expect(record.firstName == "Owner")
+            #expect(record.mapString == "Fixed")
+            #expect(try await server.send(.delete, "/v1/StudentLocation/\(id)", headers: admin.bearerHeader).status == .ok)
+        }
+    }
+
+    @Test func writesWithoutSessionAre401SayingToLogIn() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let id = try await server.postLocation(as: student)
+            for (method, path) in [(HTTPRequest.Method.post, "/v1/StudentLocation"), (.put, "/v1/StudentLocation/\(id)"),
+                                   (.delete, "/v1/StudentLocation/\(id)"), (.post, "/parse/classes/StudentLocation")] {
+                let response = try await server.send(method, path, body: body)
+                #expect(response.status == .unauthorized)
+                #expect((try response.object()["error"] as? String)?.contains("logged in") == true)
+            }
+        }
+    }
+
+    @Test func expiredOrUnknownSessionIs401() async throws {
+        try await TestServer.run { server in
+            let response = try await server.send(.post, "/v1/StudentLocation", body: body, headers: [.authorization: "Bearer 0123456789abcdef"])
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test func putToTheCollectionOrWithEmptyIdIs4xxJSON() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            for path in ["/v1/StudentLocation", "/v1/StudentLocation/", "/parse/classes/StudentLocation/"] {
+                let response = try await server.send(.put, path, body: body, headers: student.cookieHeader)
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD, POST")
+                _ = try response.object()
+            }
+        }
+    }
+}
+
+/// Legacy `open` mode (section 5.5).
+@Suite struct OpenModeTests {
+    let body = #"{"uniqueKey": "1234", "firstName": "Legacy", "lastName": "Client", "mapString": "Austin, TX", "mediaURL": "https://udacity.com", "latitude": 30.2, "longitude": -97.7}"#
+
+    @Test func anonymousWritesAreStoredAsSent() async throws {
+        try await TestServer.run(configure: { $0.writeMode = .open }) { server in
+            let first = try await server.send(.post, "/parse/classes/StudentLocation", body: body)
+            #expect(first.status == .created)
+            let id = try JSONDecoder.strict.decode(StrictCreated.self, from: first.data).objectId
+            let record = try JSONDecoder.strict.decode(StrictLocation.self, from: try await server.send(.get, "/v1/StudentLocation/\(id)").data)
+            #expect(record.uniqueKey == "1234" && record.firstName == "Legacy" && record.lastName == "Client")
+            #expect(try await server.send(.put, "/v1/StudentLocation/\(id)", body: #"{"firstName": "Changed"}"#).status == .ok)
+            #expect(try await server.send(.delete, "/v1/StudentLocation/\(id)").status == .ok)
+        }
+    }
+
+    @Test func anonymousWritesAreStillValidated() async throws {
+        try await TestServer.run(configure: { $0.writeMode = .open }) { server in
+            let response = try await server.send(.post, "/v1/StudentLocation", body: body.replacingOccurrences(of: "https://udacity.com", with: "javascript:alert(1)"))
+            #expect(response.status == .badRequest)
+        }
+    }
+
+    @Test func anonymousWritesAreRateLimitedPerAddress() async throws {
+        try await TestServer.run(configure: { $0.writeMode = .open; $0.openWritesPerMinute = 3 }) { server in
+            let address: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.9"]
+            for _ in 0..<3 { #expect(try await server.send(.post, "/v1/StudentLocation", body: body, headers: address).status == .ok) }
+            let limited = try await server.send(.post, "/v1/StudentLocation", body: body, headers: address)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+            let other = try await server.send(.post, "/v1/StudentLocation", body: body, headers: [.init("X-Forwarded-For")!: "203.0.113.10"])
+            #expect(other.status == .ok)
+        }
+    }
+
+    @Test func accountPinsStayProtectedInOpenMode() async throws {
+        try await TestServer.run(configure: { $0.writeMode = .open }) { server in
+            let owner = try await server.signUp()
+            let id = try await server.postLocation(as: owner)
+            #expect(try await server.send(.delete, "/v1/StudentLocation/\(id)").status == .unauthorized)
+            let other = try await server.signUp()
+            #expect(try await server.send(.delete, "/v1/StudentLocation/\(id)", headers: other.bearerHeader).status == .forbidden)
+        }
+    }
+}
+
+/// Cross-site protection for cookie-authenticated writes (section 5.5).
+@Suite struct CrossSiteTests {
+    let body = #"{"mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}"#
+
+    func xsrf(_ student: TestSession) -> HTTPFields { [.init("X-XSRF-TOKEN")!: student.cookies["XSRF-TOKEN"]!] }
+
+    @Test func foreignOriginIsRefused() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let before = try await server.snapshot()
+            let response = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                                 headers: student.cookieHeader + xsrf(student) + [.origin: "https://evil.example"])
+            #expect(response.status == .forbidden)
+            #expect(try await server.snapshot() == before)
+        }
+    }
+
+    @Test func crossSiteFetchIsRefused() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let response = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                                 headers: student.cookieHeader + xsrf(student) + [.init("Sec-Fetch-Site")!: "cross-site"])
+            #expect(response.status == .forbidden)
+        }
+    }
+
+    @Test func sameOriginBrowserRequestNeedsTheXSRFHeader() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let browser: HTTPFields = [.origin: "http://localhost", .init("Sec-Fetch-Site")!: "same-origin"]
+            let without = try await server.send(.post, "/v1/StudentLocation", body: body, headers: student.cookieHeader + browser)
+            #expect(without.status == .forbidden)
+            let wrong = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                              headers: student.cookieHeader + browser + [.init("X-XSRF-TOKEN")!: "not-the-cookie"])
+            #expect(wrong.status == .forbidden)
+            let with = try await server.send(.post, "/v1/StudentLocation", body: body, headers: student.cookieHeader + browser + xsrf(student))
+            #expect(with.status == .ok)
+        }
+    }
+
+    @Test func originIsComparedWithThePublicURL() async throws {
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }) { server in
+            let student = try await server.signUp()
+            let ok = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                           headers: student.cookieHeader + xsrf(student) + [.origin: "https://map.example.org"])
+            #expect(ok.status == .ok)
+            let http = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                             headers: student.cookieHeader + xsrf(student) + [.origin: "http://map.example.org"])
+            #expect(http.status == .forbidden)
+        }
+    }
+
+    @Test func nativeClientsAndBearerTokensAreUnaffected() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            #expect(try await server.send(.post, "/v1/StudentLocation", body: body, headers: student.cookieHeader).status == .ok)
+            let bearer = try await server.send(.post, "/v1/StudentLocation", body: body,
+                                               headers: student.bearerHeader + [.origin: "https://elsewhere.example"])
+            #expect(bearer.status == .ok)
+        }
+    }
+}
+
+func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
+    var fields = lhs
+    fields.append(contentsOf: rhs)
+    return fields
+}
