@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Drives the real `onthemap` binary: flags and environment variables, error messages and exit codes,
+# the user subcommands, and the README's curl walkthrough word for word against a live server.
+#   scripts/cli-test.sh path/to/onthemap
+set -uo pipefail
+
+binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+readme="$(cd "$(dirname "$0")/.." && pwd)/README.md"
+work="$(mktemp -d)"
+passed=0
+failed=0
+server_pids=()
+
+cleanup() {
+    for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+pass() { passed=$((passed + 1)); echo "  ok    $1"; }
+fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
+
+# expect_failure NAME PATTERN CMD...: CMD must exit non-zero and print a line matching PATTERN.
+expect_failure() {
+    local name="$1" pattern="$2"; shift 2
+    local output status
+    output="$("$@" 2>&1 </dev/null)"; status=$?
+    if [ "$status" -ne 0 ] && grep -qE "$pattern" <<<"$output"; then pass "$name"; else fail "$name (exit $status)" "$output"; fi
+}
+
+# expect_success NAME PATTERN CMD...: CMD must exit 0 and print a line matching PATTERN.
+expect_success() {
+    local name="$1" pattern="$2"; shift 2
+    local output status
+    output="$("$@" 2>&1)"; status=$?
+    if [ "$status" -eq 0 ] && grep -qE "$pattern" <<<"$output"; then pass "$name"; else fail "$name (exit $status)" "$output"; fi
+}
+
+# start_server LOG ARGS...: starts `onthemap serve --port 0 ARGS` and sets $port once it listens.
+start_server() {
+    local log="$1"; shift
+    "$binary" serve --port 0 "$@" >"$log" 2>&1 &
+    server_pids+=("$!")
+    port=""
+    for _ in $(seq 1 100); do
+        port="$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)"
+        [ -n "$port" ] && return 0
+        kill -0 "${server_pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "server did not start:"; cat "$log"; return 1
+}
+
+stop_last_server() {
+    local pid="${server_pids[-1]}"
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    unset 'server_pids[-1]'
+}
+
+cd "$work"
+echo "onthemap CLI tests"
+
+expect_success "--help lists the subcommands" "serve.*|user" "$binary" --help
+expect_success "serve --help documents every flag" "--public-url" "$binary" serve --help
+expect_success "user add --help says the password comes from stdin" "standard input" "$binary" user add --help
+expect_failure "a bad --port is refused with a clear error" "--port must be a port number" "$binary" serve --port abc
+expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must be accounts or open" env ONTHEMAP_WRITES=maybe "$binary" serve
+expect_failure "a bad --public-url is refused" "--public-url must be an origin" "$binary" serve --public-url "ftp://x"
+expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
+expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
+printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"
+expect_failure "a file that is not a database is refused" "cannot open database" "$binary" serve --database "$work/garbage.sqlite"
+
+# Users.
+echo "secret-password-1" | "$binary" user add --email Ada@Example.com --first Ada --last Lovelace --database "$work/users.sqlite" >"$work/add.out" 2>&1 \
+    && grep -q "Added ada@example.com with key [0-9]\{10\}" "$work/add.out" && pass "user add reads the password from stdin" || fail "user add" "$(cat "$work/add.out")"
+expect_failure "user add refuses a duplicate email" "already exists" bash -c "echo other-password | '$binary' user add --email ada@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "user add refuses a short password" "at least 8" bash -c "echo short | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+echo "admin-password-1" | "$binary" user add --email root@example.com --first Root --last Admin --admin --database "$work/users.sqlite" >/dev/null 2>&1
+expect_success "user list shows accounts and the admin flag" "root@example.com.*Root Admin.*yes" "$binary" user list --database "$work/users.sqlite"
+expect_success "ONTHEMAP_DATABASE is read too" "ada@example.com" env ONTHEMAP_DATABASE="$work/users.sqlite" "$binary" user list
+expect_failure "user remove needs --email or --key" "exactly one of --email or --key" "$binary" user remove --database "$work/users.sqlite"
+
+# A live server on the users database: the CLI's account logs in.
+start_server "$work/users.log" --database "$work/users.sqlite" || exit 1
+login="$(curl -s -X POST "http://127.0.0.1:$port/v1/session" -d '{"udacity": {"username": "ada@example.com", "password": "secret-password-1"}}')"
+grep -q '"registered":true' <<<"$login" && pass "an account added by the CLI logs in over HTTP" || fail "CLI account login" "$login"
+expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"
+stop_last_server
+expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
+expect_failure "user remove of a missing account fails" "no account with email" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
+
+# Environment variables configure serve; open mode warns at start.
+ONTHEMAP_WRITES=open start_server "$work/open.log" --database "$work/open.sqlite" || exit 1
+grep -q "Write mode is OPEN" "$work/open.log" && pass "open mode logs a warning at start" || fail "open mode warning" "$(cat "$work/open.log")"
+anonymous="$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+    -d '{"uniqueKey": "1", "firstName": "A", "lastName": "B", "mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}')"
+[ "$anonymous" = "200" ] && pass "ONTHEMAP_WRITES=open lets an anonymous client post" || fail "anonymous post in open mode: $anonymous"
+stop_last_server
+[ -s "$work/open.sqlite" ] && pass "the SQLite file is written" || fail "the SQLite file is written"
+
+# The README walkthrough, word for word, against a fresh server; only the port differs.
+start_server "$work/walkthrough.log" --database "$work/walkthrough.sqlite" || exit 1
+awk '/<!-- walkthrough:start -->/{on=1; next} /<!-- walkthrough:end -->/{on=0} on && !/^```/' "$readme" \
+    | sed "s#http://127.0.0.1:8080#http://127.0.0.1:$port#g" >"$work/walkthrough.sh"
+if [ "$(grep -c curl "$work/walkthrough.sh")" -lt 6 ]; then
+    fail "the README walkthrough was found" "$(cat "$work/walkthrough.sh")"
+elif (cd "$work" && bash -euo pipefail "$work/walkthrough.sh") >"$work/walkthrough.out" 2>&1; then
+    pass "the README walkthrough runs as written"
+else
+    fail "the README walkthrough runs as written" "$(tail -20 "$work/walkthrough.out")"
+fi
+stop_last_server
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the project needs and is missing; installs nothing that is already there.
+#   scripts/install-deps.sh run    what `make run` needs
+#   scripts/install-deps.sh test   what `make test` needs (adds curl and jq for the CLI and README tests)
+set -euo pipefail
+
+purpose="${1:-run}"
+
+# Swift is not packaged for Debian 12: it must already be on the machine (it is at /opt/swift here).
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "Swift found at /opt/swift/usr/bin; add it to PATH (the Makefile does this for you)." >&2
+    else
+        echo "error: Swift 6.1 or newer is required and was not found. Install it from https://www.swift.org/install/linux/ and retry." >&2
+        exit 1
+    fi
+fi
+
+packages=(ca-certificates git)
+case "$purpose" in
+    run) ;;
+    test) packages+=(curl jq procps) ;;
+    *) echo "usage: $0 run|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
