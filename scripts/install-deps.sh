@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing; installs nothing that is already there.
 #   scripts/install-deps.sh run    what `make run` needs
-#   scripts/install-deps.sh test   what `make test` needs (adds curl and jq for the CLI and README tests)
+#   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests)
 set -euo pipefail
 
 purpose="${1:-run}"
@@ -19,7 +19,7 @@ fi
 packages=(ca-certificates git)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps) ;;
+    test) packages+=(curl jq procps sqlite3) ;;
     *) echo "usage: $0 run|test" >&2; exit 2 ;;
 esac
 

@@ -6,17 +6,18 @@ import OnTheMapStore
 /// The store the server runs on: every repository in one.
 typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth
 
-/// Opens the database named by `configuration` and builds the whole server on it. The only place
-/// where implementations are chosen.
-public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
-    let database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, logger: logger)
+/// Builds the whole server on an open database. The only place where implementations are chosen.
+/// The caller owns `database` and closes it once the application has stopped, however it stopped.
+public func buildApplication(
+    _ configuration: AppConfiguration, database: SQLiteDatabaseFile, logger: Logger
+) async throws -> some ApplicationProtocol {
     let store = database.store
     let router = try await buildRouter(configuration, store: store, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
         logger: logger)
-    app.addServices(DatabaseService(database: database, sessions: store, logger: logger))
+    app.addServices(SessionSweeper(sessions: store, logger: logger))
     return app
 }
 

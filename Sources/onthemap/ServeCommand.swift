@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OnTheMapServer
+import OnTheMapStore
 
 /// `onthemap serve`: runs the HTTP server.
 struct ServeCommand: AsyncParsableCommand {
@@ -48,12 +49,24 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.writeMode == .open {
             logger.warning("Write mode is OPEN: anyone can create, change and delete locations without logging in.")
         }
-        let app: any ApplicationProtocol
+        let database: SQLiteDatabaseFile
         do {
-            app = try await buildApplication(configuration, logger: logger)
+            database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, logger: logger)
         } catch {
             throw CommandFailure("\(error)")
         }
+        do {
+            try await serve(configuration, database: database, logger: logger)
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
+    }
+
+    /// Runs the server until a shutdown signal; a port that cannot be bound is a one-line error.
+    private func serve(_ configuration: AppConfiguration, database: SQLiteDatabaseFile, logger: Logger) async throws {
+        let app = try await buildApplication(configuration, database: database, logger: logger)
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {

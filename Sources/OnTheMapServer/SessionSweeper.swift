@@ -3,10 +3,9 @@ import OnTheMapModel
 import OnTheMapStore
 import ServiceLifecycle
 
-/// Owns the database for the life of the server: sweeps expired sessions every hour and closes the
-/// file once the server has shut down gracefully.
-struct DatabaseService: Service {
-    let database: SQLiteDatabaseFile
+/// Deletes expired sessions once an hour for as long as the server runs, so the table only holds
+/// live ones.
+struct SessionSweeper: Service {
     let sessions: any SessionStore
     let logger: Logger
 
@@ -22,6 +21,5 @@ struct DatabaseService: Service {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
-        try await database.close()
     }
 }
