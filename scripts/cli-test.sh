@@ -136,7 +136,8 @@ for n in 1 2 3 4; do
     if [ "$acked" -eq 0 ] || [ "${stored:-0}" -lt "$acked" ]; then survived=0; echo "        writer $n: acknowledged $acked, stored ${stored:-none}"; fi
 done
 count="$(jq '.results | length' <<<"$list")"
-[ "$survived" -eq 1 ] && [ "$count" -eq 4 ] && pass "every acknowledged write survived the crash, one pin per account" \
+total=0; for n in 1 2 3 4; do total=$((total + $(cat "$work/acked$n" 2>/dev/null || echo 0))); done
+[ "$survived" -eq 1 ] && [ "$count" -eq 4 ] && pass "all $total acknowledged writes survived the crash, one pin per account" \
     || fail "acknowledged writes after crash (pins: $count)"
 stop_last_server
 
