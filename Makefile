@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: run test build build-debug deps deps-test swift-test cli-test clean
+.PHONY: run test bench build build-debug deps deps-test deps-bench swift-test cli-test clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -24,8 +24,15 @@ swift-test:
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap
 
+# Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
+bench: deps-bench build
+	scripts/bench-http.sh .build/release/onthemap
+
 deps:
 	scripts/install-deps.sh run
+
+deps-bench:
+	scripts/install-deps.sh bench
 
 deps-test:
 	scripts/install-deps.sh test

@@ -2,6 +2,7 @@
 # Installs what the project needs and is missing; installs nothing that is already there.
 #   scripts/install-deps.sh run    what `make run` needs
 #   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests)
+#   scripts/install-deps.sh bench  what `make bench` needs (wrk)
 set -euo pipefail
 
 purpose="${1:-run}"
@@ -20,7 +21,8 @@ packages=(ca-certificates git)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3) ;;
-    *) echo "usage: $0 run|test" >&2; exit 2 ;;
+    bench) packages+=(curl wrk sqlite3 iproute2 procps) ;;
+    *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -40,23 +40,12 @@ struct AccountService: Sendable {
     /// Creates an account and logs it in.
     func signUp(_ request: SignUp) async throws -> IssuedSession {
         let hash = try await hasher.hash(request.password)
-        for _ in 0..<5 {
-            let account = Account(
-                key: Identifiers.accountKey(), email: request.email, firstName: request.firstName,
-                lastName: request.lastName, passwordHash: hash, isAdmin: false, createdAt: WallClock.nowMillis())
-            do {
-                try await accounts.insertAccount(account)
-                return try await startSession(for: account)
-            } catch StoreError.keyTaken {
-                continue
-            } catch StoreError.emailTaken {
-                throw APIError.emailTaken
-            }
-        }
-        throw APIError.internalError
+        let account = try await accounts.createAccount(
+            email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: hash, isAdmin: false)
+        return try await startSession(for: account)
     }
 
-    /// Ends the session with this token, if it is live; returns whether one ended.
+    /// Ends the session with this token (nothing happens when it has already ended).
     func logOut(token: String) async throws {
         try await sessions.deleteSession(tokenHash: SessionToken.hash(token))
     }

@@ -70,3 +70,24 @@ public enum StoreError: Error, Equatable {
     case emailTaken
     case keyTaken
 }
+
+extension AccountStore {
+    /// Creates an account under a fresh random key, drawing again in the unlikely case the key is
+    /// taken. Throws `StoreError.emailTaken` when the address already has an account.
+    public func createAccount(
+        email: String, firstName: String, lastName: String, passwordHash: String, isAdmin: Bool
+    ) async throws -> Account {
+        for _ in 0..<5 {
+            let account = Account(
+                key: Identifiers.accountKey(), email: email, firstName: firstName, lastName: lastName,
+                passwordHash: passwordHash, isAdmin: isAdmin, createdAt: WallClock.nowMillis())
+            do {
+                try await insertAccount(account)
+                return account
+            } catch StoreError.keyTaken {
+                continue
+            }
+        }
+        throw StoreError.keyTaken
+    }
+}

@@ -52,20 +52,12 @@ struct UserCommand: AsyncParsableCommand {
             }
             let hash = try await BcryptPasswordHasher(cost: 12).hash(signUp.password)
             let account = try await UserCommand.withStore(database) { store in
-                for _ in 0..<5 {
-                    let account = Account(
-                        key: Identifiers.accountKey(), email: signUp.email, firstName: signUp.firstName,
-                        lastName: signUp.lastName, passwordHash: hash, isAdmin: admin, createdAt: WallClock.nowMillis())
-                    do {
-                        try await store.insertAccount(account)
-                        return account
-                    } catch StoreError.keyTaken {
-                        continue
-                    } catch StoreError.emailTaken {
-                        throw CommandFailure("an account with email \(signUp.email) already exists.")
-                    }
+                do {
+                    return try await store.createAccount(
+                        email: signUp.email, firstName: signUp.firstName, lastName: signUp.lastName, passwordHash: hash, isAdmin: admin)
+                } catch StoreError.emailTaken {
+                    throw CommandFailure("an account with email \(signUp.email) already exists.")
                 }
-                throw CommandFailure("could not pick a free account key; try again.")
             }
             print("Added \(account.email) with key \(account.key)\(account.isAdmin ? " (admin)" : "").")
         }
