@@ -64,6 +64,7 @@ let package = Package(
                 "OnTheMapStore",
                 "OnTheMapModel",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
     ]

@@ -75,6 +75,7 @@ expect_success "user add --help says the password comes from stdin" "standard in
 expect_failure "a bad --port is refused with a clear error" "--port must be a port number" "$binary" serve --port abc
 expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must be accounts or open" env ONTHEMAP_WRITES=maybe "$binary" serve
 expect_failure "a bad --public-url is refused" "--public-url must be an origin" "$binary" serve --public-url "ftp://x"
+expect_failure "a bad ONTHEMAP_SESSION_DAYS is refused" "ONTHEMAP_SESSION_DAYS must be a whole number of days" env ONTHEMAP_SESSION_DAYS=0 "$binary" serve
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
 expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"
@@ -100,8 +101,11 @@ expect_success "user remove deletes the account" "Removed ada@example.com" "$bin
 expect_failure "user remove of a missing account fails" "no account with email" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
 
 # Environment variables configure serve; open mode warns at start.
-ONTHEMAP_WRITES=open start_server "$work/open.log" --database "$work/open.sqlite" || exit 1
+ONTHEMAP_WRITES=open ONTHEMAP_SESSION_DAYS=2 start_server "$work/open.log" --database "$work/open.sqlite" || exit 1
 grep -q "Write mode is OPEN" "$work/open.log" && pass "open mode logs a warning at start" || fail "open mode warning" "$(cat "$work/open.log")"
+login="$(curl -s -X POST "http://127.0.0.1:$port/v1/accounts" -d '{"email": "e@example.com", "password": "password-e", "firstName": "E", "lastName": "F"}')"
+expires="$(jq -r .session.expiration <<<"$login")"
+[[ "$expires" == "$(date -u -d '+2 days' +%Y-%m-%d)"* ]] && pass "ONTHEMAP_SESSION_DAYS sets the session lifetime" || fail "session lifetime from env: $expires"
 anonymous="$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
     -d '{"uniqueKey": "1", "firstName": "A", "lastName": "B", "mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}')"
 [ "$anonymous" = "200" ] && pass "ONTHEMAP_WRITES=open lets an anonymous client post" || fail "anonymous post in open mode: $anonymous"

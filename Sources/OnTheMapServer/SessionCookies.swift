@@ -11,23 +11,23 @@ struct SessionCookies {
 
     let secure: Bool
 
-    /// Cookies for a new session of `lifetime` seconds.
-    func issue(sessionToken: String, lifetime: Int64) -> [Cookie] {
-        let maxAge = Int(lifetime)
-        return [
-            Cookie(name: Self.sessionName, value: sessionToken, maxAge: maxAge, path: "/",
-                   secure: secure, httpOnly: true, sameSite: .lax),
-            Cookie(name: Self.xsrfName, value: Identifiers.token(), maxAge: maxAge, path: "/",
-                   secure: secure, httpOnly: false, sameSite: .lax),
+    /// `Set-Cookie` values for a new session of `lifetime` seconds.
+    func issue(sessionToken: String, lifetime: Int64) -> [String] {
+        [
+            line(Self.sessionName, sessionToken, maxAge: lifetime, httpOnly: true),
+            line(Self.xsrfName, Identifiers.token(), maxAge: lifetime, httpOnly: false),
         ]
     }
 
-    /// Cookies that make the browser forget both.
-    func clear() -> [Cookie] {
-        [
-            Cookie(name: Self.sessionName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax),
-            Cookie(name: Self.xsrfName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: false, sameSite: .lax),
-        ]
+    /// `Set-Cookie` values that make the browser forget both.
+    func clear() -> [String] {
+        [line(Self.sessionName, "", maxAge: 0, httpOnly: true), line(Self.xsrfName, "", maxAge: 0, httpOnly: false)]
+    }
+
+    /// Written by hand so the attributes always come in one order: identical answers, identical bytes.
+    /// Values are hex tokens, which need no quoting. No `Domain`: the cookies are host-only.
+    private func line(_ name: String, _ value: String, maxAge: Int64, httpOnly: Bool) -> String {
+        "\(name)=\(value); Path=/; Max-Age=\(maxAge)" + (httpOnly ? "; HttpOnly" : "") + "; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 }
 
@@ -42,7 +42,7 @@ enum SessionToken {
 }
 
 extension Response {
-    mutating func setCookies(_ cookies: [Cookie]) {
-        for cookie in cookies { setCookie(cookie) }
+    mutating func setCookies(_ cookies: [String]) {
+        for cookie in cookies { headers[values: .setCookie].append(cookie) }
     }
 }

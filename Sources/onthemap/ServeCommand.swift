@@ -37,6 +37,14 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "yes|no"))
     var trustProxy: String?
 
+    @Option(name: .customLong("session-days"), help: ArgumentHelp(
+        "How long a login lasts, in days (env ONTHEMAP_SESSION_DAYS; default 30).", valueName: "days"))
+    var sessionDays: String?
+
+    @Option(name: .customLong("max-list-limit"), help: ArgumentHelp(
+        "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
+    var maxListLimit: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
@@ -90,6 +98,14 @@ struct ServeCommand: AsyncParsableCommand {
             .value(publicURL, default: nil, expected: "an origin such as https://map.example.org") { PublicURL($0).map { $0 } }
         configuration.trustForwardedFor = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
             .value(trustProxy, default: false, expected: "yes or no") { ["yes": true, "true": true, "1": true, "no": false, "false": false, "0": false][$0.lowercased()] }
+        configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")
+            .value(sessionDays, default: configuration.sessionLifetimeSeconds, expected: "a whole number of days from 1 to 3650") {
+                Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }
+            }
+        configuration.maxListLimit = try Setting(flag: "--max-list-limit", variable: "ONTHEMAP_MAX_LIST_LIMIT")
+            .value(maxListLimit, default: configuration.maxListLimit, expected: "a whole number from 1 to 100000") {
+                Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+            }
         return configuration
     }
 }

@@ -79,6 +79,8 @@ import Testing
         Case(name: "unknown route", method: .get, path: "/v2/StudentLocation", status: 404),
         Case(name: "unknown Parse class", method: .get, path: "/parse/classes/Other", status: 404),
         Case(name: "empty user id", method: .get, path: "/v1/users/", status: 404),
+        Case(name: "PUT with an empty objectId", method: .put, path: "/v1/StudentLocation/", body: valid, status: 405),
+        Case(name: "DELETE with an empty objectId", method: .delete, path: "/parse/classes/StudentLocation/", status: 405),
         Case(name: "sign-up not JSON", method: .post, path: "/v1/accounts", body: "email=a", status: 400),
         Case(name: "sign-up short password", method: .post, path: "/v1/accounts", body: #"{"email": "x@y.co", "password": "short", "firstName": "A", "lastName": "B"}"#, status: 400),
         Case(name: "sign-up bad email", method: .post, path: "/v1/accounts", body: #"{"email": "not-an-email", "password": "long enough", "firstName": "A", "lastName": "B"}"#, status: 400),

@@ -162,3 +162,10 @@ extension TestResponse {
         return object
     }
 }
+
+/// Both header sets, in order.
+func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
+    var fields = lhs
+    fields.append(contentsOf: rhs)
+    return fields
+}
