@@ -26,7 +26,7 @@ struct Setting {
 
 /// `--database`, shared by every subcommand that opens the store.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("SQLite database file (env ONTHEMAP_DATABASE).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("SQLite database file, created if missing (env ONTHEMAP_DATABASE; default ./onthemap.sqlite).", valueName: "path"))
     var database: String?
 
     static let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")

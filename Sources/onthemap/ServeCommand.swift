@@ -49,11 +49,16 @@ struct ServeCommand: AsyncParsableCommand {
         "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
 
+    /// Bad flags and variables are reported before anything starts, with this command's usage.
+    func validate() throws {
+        _ = try makeConfiguration()
+        _ = try logLevelSetting()
+    }
+
     func run() async throws {
         let configuration = try makeConfiguration()
         var logger = Logger(label: "onthemap")
-        logger.logLevel = try Setting(flag: "--log-level", variable: "ONTHEMAP_LOG_LEVEL")
-            .value(logLevel, default: .info, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
+        logger.logLevel = try logLevelSetting()
         if configuration.writeMode == .open {
             logger.warning("Write mode is OPEN: anyone can create, change and delete locations without logging in.")
         }
@@ -82,6 +87,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as IOError {
             throw CommandFailure("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
         }
+    }
+
+    private func logLevelSetting() throws -> Logger.Level {
+        try Setting(flag: "--log-level", variable: "ONTHEMAP_LOG_LEVEL")
+            .value(logLevel, default: .info, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
     }
 
     /// Flags first, then `ONTHEMAP_…` variables, then defaults.
