@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Plain value types, validation, wire formats and the error catalogue: no I/O, no frameworks.
@@ -30,6 +32,15 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Offline geocoding: gazetteer loading, normalization, index, query parsing, scoring.
+        .target(
+            name: "OnTheMapGeocoder",
+            dependencies: [
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources")]
         ),
         // HTTP: buildApplication, controllers per path family, middleware.
         .target(
@@ -49,6 +60,7 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "OnTheMapServer",
+                "OnTheMapGeocoder",
                 "OnTheMapStore",
                 "OnTheMapModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -57,6 +69,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
+        .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [

@@ -17,7 +17,7 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
 fi
 
-packages=(ca-certificates git)
+packages=(ca-certificates git zlib1g-dev)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3) ;;

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Everything the geocoder knows, in memory: features, their names, codes and ZIP centroids.
+public final class Gazetteer: Sendable {
+    let features: [GeoFeature]
+    let names: NameIndex
+    /// "US" → its country feature.
+    let countryByCode: [String: Int]
+    /// "US.WA" → its region feature.
+    let regionByCode: [String: Int]
+    /// US ZIP code → centroid.
+    let zips: [String: ZipCentroid]
+    /// Normalized words that never answer alone.
+    let stopwords: Set<String>
+
+    struct ZipCentroid: Sendable {
+        let latitude: Double
+        let longitude: Double
+        let city: String
+        let state: String
+    }
+
+    init(features: [GeoFeature], names: NameIndex, countryByCode: [String: Int], regionByCode: [String: Int],
+         zips: [String: ZipCentroid], stopwords: Set<String>) {
+        self.features = features
+        self.names = names
+        self.countryByCode = countryByCode
+        self.regionByCode = regionByCode
+        self.zips = zips
+        self.stopwords = stopwords
+    }
+
+    /// The data shipped with the module.
+    public static var bundledDataDirectory: URL {
+        Bundle.module.resourceURL!
+    }
+
+    /// Loads the gazetteer files from `directory` (the bundled data by default).
+    public static func load(from directory: URL = bundledDataDirectory) throws -> Gazetteer {
+        try GazetteerLoader(directory: directory).load()
+    }
+
+    /// Number of names indexed, for diagnostics.
+    public var nameCount: Int { names.count }
+    public var featureCount: Int { features.count }
+
+    /// "Seattle, Washington, United States".
+    func displayName(of feature: GeoFeature) -> String {
+        var parts = [feature.name]
+        if feature.kind == .city, let region = regionByCode[feature.countryCode + "." + feature.admin1Code],
+           features[region].name != feature.name {
+            parts.append(features[region].name)
+        }
+        if feature.kind != .country, let country = countryByCode[feature.countryCode] {
+            parts.append(features[country].name)
+        }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Free text to points, offline. Thread-safe: a loaded gazetteer is never changed.
+public struct Geocoder: Sendable {
+    public let gazetteer: Gazetteer
+
+    public init(gazetteer: Gazetteer) { self.gazetteer = gazetteer }
+
+    /// Up to `limit` answers, best first; empty for junk, for text that names no place, and for an
+    /// address whose town cannot be found.
+    public func geocode(_ text: String, limit: Int = 5) -> [GeocodeResult] {
+        guard limit > 0, text.unicodeScalars.count <= 1000 else { return [] }
+        let query = QueryParser.parse(text)
+        if let point = query.coordinates {
+            let name = String(format: "%.5f, %.5f", point.latitude, point.longitude)
+            return [GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)]
+        }
+        var results: [GeocodeResult] = []
+        if let zip = query.zip, let centroid = gazetteer.zips[zip], zipAgrees(centroid, with: query) {
+            results.append(zipResult(zip, centroid))
+        }
+        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
+        for candidate in ranked where results.count < limit {
+            let feature = gazetteer.features[candidate.feature]
+            let result = GeocodeResult(
+                name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude,
+                countryCode: feature.countryCode, accuracy: accuracy(of: feature))
+            if !results.contains(where: { $0.name == result.name }) { results.append(result) }
+        }
+        return Array(results.prefix(limit))
+    }
+
+    private func accuracy(of feature: GeoFeature) -> GeoAccuracy {
+        switch feature.kind {
+        case .city: .city
+        case .region: .region
+        case .country: .country
+        }
+    }
+
+    /// A ZIP is trusted unless the query names a US state it is not in.
+    private func zipAgrees(_ centroid: Gazetteer.ZipCentroid, with query: ParsedQuery) -> Bool {
+        for part in query.parts {
+            let states = gazetteer.names.hits(normalized: part).map { gazetteer.features[$0.feature] }
+                .filter { $0.kind == .region && $0.countryCode == "US" }
+            if !states.isEmpty, !states.contains(where: { $0.admin1Code == centroid.state }) { return false }
+        }
+        return true
+    }
+
+    private func zipResult(_ zip: String, _ centroid: Gazetteer.ZipCentroid) -> GeocodeResult {
+        let state = gazetteer.regionByCode["US." + centroid.state].map { gazetteer.features[$0].name } ?? centroid.state
+        return GeocodeResult(name: "\(zip) \(centroid.city), \(state), United States", latitude: centroid.latitude,
+                             longitude: centroid.longitude, countryCode: "US", accuracy: .postcode)
+    }
+}

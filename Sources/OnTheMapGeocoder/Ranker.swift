@@ -1,0 +1,170 @@
+import Foundation
+
+/// Scores every reading of a parsed query and ranks the features it could mean.
+///
+/// A reading picks one part as the subject (the place itself) and treats the others as qualifiers
+/// ("Paris, TX": subject "paris", qualifier "tx"). Score = how the subject matched (own name >
+/// other name) + a prior by type and population + what each qualifier says (agrees, contradicts,
+/// unknown) − a small cost for a subject that is not the first part.
+struct Ranker {
+    let gazetteer: Gazetteer
+    let query: ParsedQuery
+
+    struct Candidate: Equatable {
+        let feature: Int
+        let score: Double
+    }
+
+    /// Below this nothing is answered: junk and badly contradicted readings.
+    static let minimumScore = 60.0
+
+    static let regionWords: Set<[UInt8]> = Set(["state", "province", "region", "prefecture", "oblast", "county"].map { Array($0.utf8) })
+    static let countryWords: Set<[UInt8]> = [Array("country".utf8)]
+    static let articles: Set<[UInt8]> = Set(["al", "ar", "as", "ash", "ad", "an", "el", "az"].map { Array($0.utf8) })
+
+    func rank() -> [Candidate] {
+        // A query that is nothing but a code ("CA", "WA", "NSW") means the code: "CA" alone is
+        // Canada, "WA" is not the town of Wa in Ghana. Countries outrank regions by their prior.
+        if query.parts.count == 1, let only = query.parts.first, only.count <= 3, only.allSatisfy({ $0 < 0x80 }),
+           !gazetteer.names.hits(normalized: only).contains(where: { $0.match != .code && gazetteer.features[$0.feature].kind != .city }) {
+            let coded = rank(codesAsSubjects: true, countries: true)
+            if !coded.isEmpty { return coded }
+        }
+        let named = rank(codesAsSubjects: false)
+        // Degrade: when no part names a place ("Gladwyne, Lower Merion, PA" with a village the
+        // gazetteer lacks), a region given by its code may answer, at region precision.
+        return named.isEmpty ? rank(codesAsSubjects: true) : named
+    }
+
+    private func rank(codesAsSubjects: Bool, countries: Bool = false) -> [Candidate] {
+        var best: [Int: Double] = [:]
+        for (position, part) in query.parts.enumerated() {
+            var others = query.parts
+            others.remove(at: position)
+            guard let reading = codesAsSubjects ? codeReading(part) : subjectReading(part) else { continue }
+            let qualifiers = (others + reading.extraQualifiers).map(QualifierHits.init(gazetteerNames:))
+                .map { $0.resolve(gazetteer) }
+            let alone = qualifiers.isEmpty
+            for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
+                if alone, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { continue }
+                let feature = gazetteer.features[hit.feature]
+                if codesAsSubjects, feature.kind == .city || (feature.kind == .country && !countries) { continue }
+                // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
+                if hit.match == .alternate, reading.subject.count <= 3, feature.population < 100_000 { continue }
+                let match: Double = switch hit.match { case .primary: 100; case .alternate: 80; case .code: 70 }
+                var score = match + Self.prior(feature) - 15 * Double(position)
+                if feature.kind == .city, sharesRegionName(feature, reading.subject) { score += 15 }
+                for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
+                if score > best[hit.feature] ?? -.infinity { best[hit.feature] = score }
+            }
+        }
+        return best.filter { $0.value >= Self.minimumScore }
+            .map { Candidate(feature: $0.key, score: $0.value) }
+            .sorted {
+                $0.score != $1.score ? $0.score > $1.score
+                    : gazetteer.features[$0.feature].population > gazetteer.features[$1.feature].population
+            }
+    }
+
+    /// "Manama", "Coimbra", "São Paulo": a city named like its own region is what people mean.
+    private func sharesRegionName(_ city: GeoFeature, _ subject: [UInt8]) -> Bool {
+        guard let region = gazetteer.regionByCode[city.countryCode + "." + city.admin1Code] else { return false }
+        return gazetteer.names.hits(normalized: subject).contains { $0.feature == region && $0.match != .code }
+    }
+
+    /// Countries and megacities first, then large cities, states and provinces, then smaller towns.
+    static func prior(_ feature: GeoFeature) -> Double {
+        switch feature.kind {
+        case .country: 55
+        case .region: 42
+        case .city: min(60, 10 * log10(Double(max(feature.population, 1))) - 10)
+        }
+    }
+
+    /// The subject's name and its hits: the whole part if it names something, else its longest
+    /// leading words that do, with the rest as qualifiers ("palo alto ca" → "palo alto" + "ca"),
+    /// but only when every word of the rest is a known qualifier ("my house" stays unanswered).
+    private func subjectReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+        let whole = gazetteer.names.hits(normalized: part)
+        if whole.contains(where: { $0.match != .code }) { return (part, whole, []) }
+        let tokens = part.split(separator: UInt8(ascii: " ")).map(Array.init)
+        // "ar riffa", "al qassim": the Arabic article is often written where the gazetteer has none.
+        if tokens.count > 1, Self.articles.contains(tokens[0]) {
+            let bare = Array(tokens[1...].joined(separator: [UInt8(ascii: " ")]))
+            let hits = gazetteer.names.hits(normalized: bare)
+            if hits.contains(where: { $0.match != .code }) { return (bare, hits, []) }
+        }
+        guard tokens.count > 1 else { return nil }
+        for cut in stride(from: tokens.count - 1, through: 1, by: -1) {
+            let subject = Array(tokens[..<cut].joined(separator: [UInt8(ascii: " ")]))
+            let hits = gazetteer.names.hits(normalized: subject)
+            guard hits.contains(where: { $0.match != .code }) else { continue }
+            let rest = Array(tokens[cut...].joined(separator: [UInt8(ascii: " ")]))
+            if isQualifier(rest) { return (subject, hits, [rest]) }
+            let words = Array(tokens[cut...])
+            if words.allSatisfy(isQualifier) { return (subject, hits, words) }
+        }
+        return nil
+    }
+
+    /// A part that is a region's code ("pa"), as the subject of the degraded pass.
+    private func codeReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+        let hits = gazetteer.names.hits(normalized: part)
+        return hits.contains(where: { $0.match == .code }) ? (part, hits, []) : nil
+    }
+
+    /// A region or country name or code, or a word such as "state".
+    private func isQualifier(_ text: [UInt8]) -> Bool {
+        if Self.regionWords.contains(text) || Self.countryWords.contains(text) { return true }
+        return gazetteer.names.hits(normalized: text).contains { gazetteer.features[$0.feature].kind != .city }
+    }
+}
+
+/// What one qualifier part names, looked up once per query.
+struct QualifierHits {
+    let text: [UInt8]
+    var hits: [(feature: Int, match: NameIndex.Match)] = []
+
+    init(gazetteerNames text: [UInt8]) { self.text = text }
+
+    func resolve(_ gazetteer: Gazetteer) -> QualifierHits {
+        var copy = self
+        copy.hits = gazetteer.names.hits(normalized: text).map { ($0.feature, $0.match) }
+        return copy
+    }
+
+    /// Agreement raises the score, a named region or country that does not contain the candidate
+    /// lowers it a lot, an unknown word lowers it less (it may be a district or a typo).
+    func score(for candidate: Int, in gazetteer: Gazetteer) -> Double {
+        let feature = gazetteer.features[candidate]
+        if Ranker.regionWords.contains(text) { return feature.kind == .region ? 35 : -10 }
+        if Ranker.countryWords.contains(text) { return feature.kind == .country ? 35 : -10 }
+        guard !hits.isEmpty else { return -25 }
+        var best = -Double.infinity
+        var namesContainer = false
+        for hit in hits where hit.feature != candidate {
+            let other = gazetteer.features[hit.feature]
+            switch other.kind {
+            case .country:
+                namesContainer = true
+                if other.countryCode == feature.countryCode { best = max(best, hit.match == .code ? 15 : 30) }
+            case .region:
+                namesContainer = true
+                if feature.kind == .city, other.countryCode == feature.countryCode, other.admin1Code == feature.admin1Code {
+                    best = max(best, 30)
+                }
+            case .city:
+                if Self.kilometres(feature, other) < 50 { best = max(best, 20) }
+            }
+        }
+        if best > -.infinity { return best }
+        return namesContainer ? -60 : -20
+    }
+
+    /// Equirectangular distance: plenty for "within a few dozen kilometres".
+    static func kilometres(_ a: GeoFeature, _ b: GeoFeature) -> Double {
+        let x = (b.longitude - a.longitude) * cos((a.latitude + b.latitude) / 2 * .pi / 180)
+        let y = b.latitude - a.latitude
+        return (x * x + y * y).squareRoot() * 111.2
+    }
+}

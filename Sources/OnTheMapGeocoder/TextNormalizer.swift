@@ -1,0 +1,154 @@
+import Foundation
+
+/// The one normalization applied to gazetteer names and to queries alike, so that "São Paulo",
+/// "SAO PAULO" and "sao-paulo" meet: lowercase; diacritics folded in Latin, Greek and Cyrillic
+/// (plus ß, ł, ø, æ, œ, đ, ı, þ, which canonical decomposition leaves alone); punctuation to spaces;
+/// apostrophes dropped; St/Ft/Mt expanded; a leading "the" dropped. Other scripts are kept as they
+/// are (transliterating 東京 would give "dong jing").
+///
+/// Works on UTF-8 bytes with a precomputed table per scalar: the gazetteer has about a million
+/// names to normalize at start.
+public enum TextNormalizer {
+    /// The normalized text: tokens separated by single spaces; empty when nothing is left.
+    public static func normalize(_ text: some StringProtocol) -> String {
+        var bytes: [UInt8] = []
+        normalize(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the normalized UTF-8 bytes of `text` to `out` (which it clears first).
+    public static func normalize(_ text: some StringProtocol, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var tokenStart = 0
+        var previousFoldsMarks = false
+        for scalar in text.unicodeScalars {
+            let fold = FoldTable.shared.fold(scalar)
+            switch fold.kind {
+            case .separator:
+                finishToken(&out, start: &tokenStart)
+                previousFoldsMarks = false
+            case .drop:
+                continue
+            case .mark:
+                // A combining mark after a Latin, Greek or Cyrillic letter is a diacritic: fold it away.
+                if !previousFoldsMarks { out.append(contentsOf: fold.bytes) }
+            case .text:
+                out.append(contentsOf: fold.bytes)
+                previousFoldsMarks = fold.foldsMarks
+            }
+        }
+        finishToken(&out, start: &tokenStart)
+        if out.last == UInt8(ascii: " ") { out.removeLast() }
+        dropLeadingArticle(&out)
+    }
+
+    /// Tokens of the normalized text.
+    public static func tokens(_ text: some StringProtocol) -> [String] {
+        normalize(text).split(separator: " ").map(String.init)
+    }
+
+    /// Ends the token that starts at `start`: expands abbreviations, then adds one space.
+    private static func finishToken(_ out: inout [UInt8], start: inout Int) {
+        guard out.count > start else { return }
+        let token = out[start...]
+        for (short, long) in expansions where token.elementsEqual(short) {
+            out.replaceSubrange(start..., with: long)
+            break
+        }
+        out.append(UInt8(ascii: " "))
+        start = out.count
+    }
+
+    private static let expansions: [([UInt8], [UInt8])] = [
+        ("st", "saint"), ("ste", "sainte"), ("ft", "fort"), ("mt", "mount"),
+    ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+
+    private static let article = Array("the ".utf8)
+
+    /// "The Hague" and "Hague" are one name; "The" alone stays.
+    private static func dropLeadingArticle(_ out: inout [UInt8]) {
+        if out.count > article.count, out.starts(with: article) { out.removeFirst(article.count) }
+    }
+}
+
+/// How one Unicode scalar normalizes.
+struct Fold: Sendable {
+    enum Kind: UInt8, Sendable { case text, separator, drop, mark }
+
+    let kind: Kind
+    /// UTF-8 of what the scalar becomes (for `.text`, and for `.mark` outside folding scripts).
+    let bytes: [UInt8]
+    /// Whether combining marks after this letter are diacritics to drop.
+    let foldsMarks: Bool
+
+    static let separator = Fold(kind: .separator, bytes: [], foldsMarks: false)
+    static let drop = Fold(kind: .drop, bytes: [], foldsMarks: false)
+}
+
+/// Precomputed folds for every scalar below U+2000 (Latin, Greek, Cyrillic, Arabic, Indic… and
+/// Latin Extended Additional) and for full-width ASCII; other scalars are judged by their category.
+final class FoldTable: Sendable {
+    static let shared = FoldTable()
+
+    private let low: [Fold]
+
+    private init() {
+        low = (0..<0x2000).map { FoldTable.compute(Unicode.Scalar($0) ?? " ") }
+    }
+
+    func fold(_ scalar: Unicode.Scalar) -> Fold {
+        let value = Int(scalar.value)
+        if value < low.count { return low[value] }
+        if (0xFF01...0xFF5E).contains(value), let ascii = Unicode.Scalar(value - 0xFEE0) { return low[Int(ascii.value)] }
+        return FoldTable.compute(scalar)
+    }
+
+    /// Letters that canonical decomposition does not fold.
+    private static let special: [Unicode.Scalar: String] = [
+        "ß": "ss", "ẞ": "ss", "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
+        "đ": "d", "Đ": "d", "ı": "i", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ħ": "h", "Ħ": "h", "ŧ": "t",
+        "Ŧ": "t", "ŀ": "l", "Ŀ": "l", "ĸ": "k", "ŋ": "n", "Ŋ": "n", "ς": "σ",
+    ]
+
+    /// Apostrophes join ("O'Fallon" = "OFallon"); soft hyphens and zero-width joiners vanish.
+    private static let dropped: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BB, 0x2BC, 0x2018, 0x2019, 0xAD, 0x200B, 0x200C, 0x200D, 0xFEFF]
+
+    static func compute(_ scalar: Unicode.Scalar) -> Fold {
+        if dropped.contains(scalar.value) { return .drop }
+        if scalar.isASCII {
+            let byte = UInt8(scalar.value)
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return Fold(kind: .text, bytes: [byte], foldsMarks: true)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                return Fold(kind: .text, bytes: [byte + 32], foldsMarks: true)
+            default:
+                return .separator
+            }
+        }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark:
+            return Fold(kind: .mark, bytes: Array(String(scalar).utf8), foldsMarks: false)
+        case .format:
+            return .drop
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber:
+            let foldable = (0xC0...0x52F).contains(scalar.value) || (0x1E00...0x1FFF).contains(scalar.value)
+            if let replacement = special[scalar] {
+                return Fold(kind: .text, bytes: Array(replacement.utf8), foldsMarks: true)
+            }
+            var text = properties.lowercaseMapping
+            if foldable {
+                let base = text.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+                    ![.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory)
+                }
+                text = String(String.UnicodeScalarView(base))
+                if let first = text.unicodeScalars.first, let again = special[first] { text = again }
+            }
+            return Fold(kind: .text, bytes: Array(text.utf8), foldsMarks: foldable)
+        default:
+            return .separator
+        }
+    }
+}
