@@ -53,7 +53,7 @@ struct Ranker {
                 if hit.match == .alternate, reading.subject.count <= 3, feature.population < 100_000 { continue }
                 let match: Double = switch hit.match { case .primary: 100; case .alternate: 80; case .code: 70 }
                 var score = match + Self.prior(feature) - 15 * Double(position)
-                if feature.kind == .city, sharesRegionName(feature, reading.subject) { score += 15 }
+                if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
                 for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
                 if score > best[hit.feature] ?? -.infinity { best[hit.feature] = score }
             }
@@ -66,10 +66,14 @@ struct Ranker {
             }
     }
 
-    /// "Manama", "Coimbra", "São Paulo": a city named like its own region is what people mean.
-    private func sharesRegionName(_ city: GeoFeature, _ subject: [UInt8]) -> Bool {
-        guard let region = gazetteer.regionByCode[city.countryCode + "." + city.admin1Code] else { return false }
-        return gazetteer.names.hits(normalized: subject).contains { $0.feature == region && $0.match != .code }
+    /// "Manama", "Coimbra", "São Paulo": when a region and a city inside it answer to the same name,
+    /// people mean the city (they say "state" when they mean the region).
+    private func hasCityOfSameName(_ region: Int, _ hits: [NameIndex.Hit]) -> Bool {
+        let area = gazetteer.features[region]
+        return hits.contains { hit in
+            let other = gazetteer.features[hit.feature]
+            return hit.match != .code && other.kind == .city && other.countryCode == area.countryCode && other.admin1Code == area.admin1Code
+        }
     }
 
     /// Countries and megacities first, then large cities, states and provinces, then smaller towns.

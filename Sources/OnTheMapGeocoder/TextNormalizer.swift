@@ -16,13 +16,36 @@ public enum TextNormalizer {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the normalized UTF-8 bytes of `text` to `out` (which it clears first).
+    /// Writes the normalized UTF-8 bytes of `text` to `out` (which it clears first).
     public static func normalize(_ text: some StringProtocol, into out: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ normalize(utf8: $0, into: &out) }) != nil { return }
+        Array(text.utf8).withUnsafeBufferPointer { normalize(utf8: $0, into: &out) }
+    }
+
+    /// The same, from UTF-8 bytes (invalid sequences read as U+FFFD). ASCII, most of the data,
+    /// goes through a 128-entry table without decoding.
+    static func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         var tokenStart = 0
         var previousFoldsMarks = false
-        for scalar in text.unicodeScalars {
-            let fold = FoldTable.shared.fold(scalar)
+        var index = 0
+        let table = FoldTable.shared
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                let mapped = table.ascii[Int(byte)]
+                if mapped >= FoldTable.asciiText {
+                    out.append(mapped)
+                    previousFoldsMarks = true
+                } else if mapped == FoldTable.asciiSeparator {
+                    finishToken(&out, start: &tokenStart)
+                    previousFoldsMarks = false
+                }
+                continue
+            }
+            let scalar = decodeScalar(bytes, at: &index)
+            let fold = table.fold(scalar)
             switch fold.kind {
             case .separator:
                 finishToken(&out, start: &tokenStart)
@@ -40,6 +63,27 @@ public enum TextNormalizer {
         finishToken(&out, start: &tokenStart)
         if out.last == UInt8(ascii: " ") { out.removeLast() }
         dropLeadingArticle(&out)
+    }
+
+    /// Decodes the multi-byte UTF-8 sequence at `index` and moves past it.
+    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Unicode.Scalar {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, index + length <= bytes.count else {
+            index += 1
+            return "\u{FFFD}"
+        }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            let next = bytes[index + offset]
+            guard next & 0xC0 == 0x80 else {
+                index += offset
+                return "\u{FFFD}"
+            }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        index += length
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
     /// Tokens of the normalized text.
@@ -91,9 +135,21 @@ final class FoldTable: Sendable {
     static let shared = FoldTable()
 
     private let low: [Fold]
+    /// ASCII in one byte each: the lowercase character, or `asciiSeparator`, or `asciiDrop`.
+    let ascii: [UInt8]
+    static let asciiSeparator: UInt8 = 0
+    static let asciiDrop: UInt8 = 1
+    static let asciiText: UInt8 = 2
 
     private init() {
         low = (0..<0x2000).map { FoldTable.compute(Unicode.Scalar($0) ?? " ") }
+        ascii = low[0..<128].map { fold in
+            switch fold.kind {
+            case .text: fold.bytes[0]
+            case .drop: FoldTable.asciiDrop
+            default: FoldTable.asciiSeparator
+            }
+        }
     }
 
     func fold(_ scalar: Unicode.Scalar) -> Fold {
