@@ -48,6 +48,8 @@ let package = Package(
             dependencies: [
                 "OnTheMapModel",
                 "OnTheMapStore",
+                "OnTheMapGeocoder",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -76,6 +78,7 @@ let package = Package(
                 "OnTheMapServer",
                 "OnTheMapStore",
                 "OnTheMapModel",
+                "OnTheMapGeocoder",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

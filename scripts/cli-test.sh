@@ -81,6 +81,21 @@ expect_failure "a database in a missing folder is refused" "cannot open database
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"
 expect_failure "a file that is not a database is refused" "cannot open database" "$binary" serve --database "$work/garbage.sqlite"
 
+# The offline geocoder, with no server and no database.
+expect_success "geocode prints the best answer for a person" "Paris, TX → Paris, Texas, United States .* city" "$binary" geocode "Paris, TX"
+expect_success "geocode says when nothing matches" "asdf → no match" "$binary" geocode asdf
+expect_failure "geocode needs a query" "at least one query" "$binary" geocode
+printf 'Seattle, WA\n\n  Paris  \nasdf\n' | "$binary" geocode --jsonl >"$work/geo.jsonl" 2>"$work/geo.err"
+if [ "$(wc -l <"$work/geo.jsonl")" -eq 4 ] \
+    && [ "$(jq -r '.result.name' <(sed -n 1p "$work/geo.jsonl"))" = "Seattle, Washington, United States" ] \
+    && [ "$(sed -n 2p "$work/geo.jsonl")" = '{"query":"","result":null}' ] \
+    && [ "$(jq -r '.query' <(sed -n 3p "$work/geo.jsonl"))" = "  Paris  " ] \
+    && [ "$(jq -c '.result' <(sed -n 4p "$work/geo.jsonl"))" = "null" ]; then
+    pass "geocode --jsonl keeps every line as written, empty ones included"
+else
+    fail "geocode --jsonl" "$(cat "$work/geo.jsonl" "$work/geo.err")"
+fi
+
 # Users.
 echo "secret-password-1" | "$binary" user add --email Ada@Example.com --first Ada --last Lovelace --database "$work/users.sqlite" >"$work/add.out" 2>&1 \
     && grep -q "Added ada@example.com with key [0-9]\{10\}" "$work/add.out" && pass "user add reads the password from stdin" || fail "user add" "$(cat "$work/add.out")"
@@ -93,6 +108,16 @@ expect_failure "user remove needs --email or --key" "exactly one of --email or -
 
 # A live server on the users database: the CLI's account logs in.
 start_server "$work/users.log" --database "$work/users.sqlite" || exit 1
+ready=""
+# A debug build loads the gazetteer in about 10 s (a release build in under one); allow a minute.
+for _ in $(seq 1 600); do
+    ready="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")"
+    [ "$ready" = "200" ] && break
+    sleep 0.1
+done
+[ "$ready" = "200" ] && pass "/readyz turns ready once the geocoder has loaded" || fail "/readyz after start: $ready"
+geocoded="$(curl -s "http://127.0.0.1:$port/v1/geocode?q=M%C3%BCnchen")"
+[ "$(jq -r '.results[0].name' <<<"$geocoded")" = "Munich, Bavaria, Germany" ] && pass "/v1/geocode answers on a live server" || fail "/v1/geocode" "$geocoded"
 login="$(curl -s -X POST "http://127.0.0.1:$port/v1/session" -d '{"udacity": {"username": "ada@example.com", "password": "secret-password-1"}}')"
 grep -q '"registered":true' <<<"$login" && pass "an account added by the CLI logs in over HTTP" || fail "CLI account login" "$login"
 expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"

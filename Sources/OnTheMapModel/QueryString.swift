@@ -13,9 +13,33 @@ public enum QueryString {
         }
     }
 
+    /// Name/value pairs with the values still percent-encoded, for parameters whose decoding must
+    /// be checked (`strictPercentDecode`).
+    public static func rawPairs(_ raw: String?) -> [(name: String, value: Substring)] {
+        guard let raw, !raw.isEmpty else { return [] }
+        return raw.split(separator: "&").compactMap { piece in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecode(parts[0])
+            guard !name.isEmpty else { return nil }
+            return (name: name, value: parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    /// Decodes `%XX` escapes; nil when the result is not valid UTF-8.
+    public static func strictPercentDecode(_ text: Substring) -> String? {
+        let decoded = percentDecodeBytes(text)
+        let string = String(decoding: decoded, as: UTF8.self)
+        // Decoding repairs invalid sequences with U+FFFD: a repaired string no longer matches its bytes.
+        return string.utf8.elementsEqual(decoded) ? string : nil
+    }
+
     /// Decodes `%XX` escapes; a malformed escape is kept as written, invalid UTF-8 is repaired.
     public static func percentDecode(_ text: Substring) -> String {
         guard text.contains("%") else { return String(text) }
+        return String(decoding: percentDecodeBytes(text), as: UTF8.self)
+    }
+
+    private static func percentDecodeBytes(_ text: Substring) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]
@@ -28,7 +52,7 @@ public enum QueryString {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -29,6 +29,8 @@ public struct AppConfiguration: Sendable {
     public var loginThrottleWindowSeconds = 60.0
     /// Writes allowed per client address per minute in `open` mode.
     public var openWritesPerMinute = 30
+    /// `GET /v1/geocode` requests allowed per client address per minute.
+    public var geocodeRequestsPerMinute = 120
     /// How long the cached default list may be served before it is rebuilt even without a write
     /// through this process (picks up changes made by `onthemap user remove` in another process).
     public var listCacheMaxAgeSeconds = 5.0

@@ -23,8 +23,10 @@ public func buildApplication(
 
 /// Every route and middleware, over any store.
 func buildRouter(
-    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil
+    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
+    geocoder: GeocoderState? = nil
 ) async throws -> Router<AppRequestContext> {
+    let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
     let cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
     let authenticator = SessionAuthenticator(sessions: store, accounts: store)
@@ -54,7 +56,11 @@ func buildRouter(
             trustForwardedFor: configuration.trustForwardedFor
         ).addRoutes(to: router)
     }
-    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store)
-        .addRoutes(to: router)
+    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store,
+                     geocoder: geocoder).addRoutes(to: router)
+    GeocodeController(
+        state: geocoder, limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: 60),
+        trustForwardedFor: configuration.trustForwardedFor
+    ).addRoutes(to: router)
     return router
 }

@@ -9,6 +9,7 @@ struct NativeController: Sendable {
     let authenticator: SessionAuthenticator
     let cookies: SessionCookies
     let health: any StoreHealth
+    let geocoder: GeocoderState
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/accounts", [(.post, signUp)])
@@ -35,6 +36,7 @@ struct NativeController: Sendable {
         return try JSONResponse.make(MeBody(account: .init(caller.account), location: location))
     }
 
+    /// Ready when the database answers and the geocoder has loaded.
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             try await health.ping()
@@ -42,7 +44,11 @@ struct NativeController: Sendable {
             context.logger.error("Readiness check failed: \(error)")
             throw APIError.unavailable
         }
-        return try JSONResponse.make(["status": "ready"])
+        switch geocoder.current {
+        case .ready: return try JSONResponse.make(["status": "ready"])
+        case .loading: throw APIError.geocoderLoading
+        case .failed: throw APIError.unavailable
+        }
     }
 }
 

@@ -60,8 +60,17 @@ import Testing
         }
     }
 
-    @Test func healthAndReadiness() async throws {
+    @Test func readinessWaitsForTheGeocoder() async throws {
         try await TestServer.run { server in
+            let loading = try await server.send(.get, "/readyz")
+            #expect(loading.status == .serviceUnavailable)
+            #expect(loading.headers[.retryAfter] == "1")
+            #expect(try await server.send(.get, "/healthz").status == .ok)
+        }
+    }
+
+    @Test func healthAndReadiness() async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let health = try await server.send(.get, "/healthz").object()
             let ready = try await server.send(.get, "/readyz").object()
             #expect(health["status"] as? String == "ok")
@@ -70,7 +79,7 @@ import Testing
     }
 
     @Test func readinessFailsWhenTheDatabaseIsGone() async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             try await server.database.close()
             let response = try await server.send(.get, "/readyz")
             #expect(response.status == .serviceUnavailable)

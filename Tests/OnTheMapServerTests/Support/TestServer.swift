@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import OnTheMapGeocoder
 import OnTheMapModel
 @testable import OnTheMapServer
 @testable import OnTheMapStore
@@ -18,6 +19,7 @@ struct TestServer {
     static func run(
         configure: (inout AppConfiguration) -> Void = { _ in },
         hasher: (any PasswordHasher)? = nil,
+        geocoder: GeocoderState = GeocoderState(.loading),
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -31,7 +33,7 @@ struct TestServer {
         logger.logLevel = .critical
         let database = try await SQLiteDatabaseFile.open(path: directory.appendingPathComponent("test.sqlite").path, logger: logger)
         do {
-            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher)
+            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder)
             let app = Application(router: router, logger: logger)
             try await app.test(.router) { client in
                 try await body(TestServer(client: client, store: database.store, database: database))
@@ -94,6 +96,12 @@ struct TestServer {
         let sessions = try await store.db.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
         return StoreSnapshot(locations: page.results, accounts: accounts, sessionCount: sessions)
     }
+}
+
+extension TestServer {
+    /// The bundled gazetteer, loaded on first use and once per test process: only the suites that
+    /// pass it pay for loading it. Others get a geocoder that stays "loading".
+    static let loadedGeocoder = GeocoderState(.ready(Geocoder(gazetteer: try! Gazetteer.load())))
 }
 
 /// Everything stored, comparable.

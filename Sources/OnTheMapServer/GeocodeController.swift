@@ -1,0 +1,73 @@
+import Hummingbird
+import OnTheMapGeocoder
+import OnTheMapModel
+
+/// `GET /v1/geocode?q=…&limit=5` (api-contract.md section 7): forward geocoding, offline.
+struct GeocodeController: Sendable {
+    static let maxQueryLength = 200
+    static let maxLimit = 20
+
+    let state: GeocoderState
+    let limiter: SlidingWindowLimiter
+    let trustForwardedFor: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource("/v1/geocode", [(.get, geocode)])
+    }
+
+    @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        if let wait = await limiter.acquire(address) {
+            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many geocoding requests; try again in \(wait) seconds.")
+        }
+        let (query, limit) = try Self.parameters(request.uri.query)
+        let geocoder: Geocoder
+        switch state.current {
+        case .ready(let loaded): geocoder = loaded
+        case .loading: throw APIError.geocoderLoading
+        case .failed: throw APIError.unavailable
+        }
+        return try JSONResponse.make(GeocodeBody(results: geocoder.geocode(query, limit: limit)))
+    }
+
+    /// `q` (1–200 characters of valid UTF-8 without control characters) and `limit` (1–20, default 5).
+    static func parameters(_ rawQuery: String?) throws(APIError) -> (query: String, limit: Int) {
+        var query: String?
+        var limit = 5
+        for (name, rawValue) in QueryString.rawPairs(rawQuery) {
+            switch name {
+            case "q":
+                guard let text = QueryString.strictPercentDecode(rawValue) else {
+                    throw .invalidQuery("q must be valid UTF-8.", parameter: "q")
+                }
+                query = text.replacingOccurrences(of: "+", with: " ")
+            case "limit":
+                guard let value = Int(rawValue), (1...maxLimit).contains(value) else {
+                    throw .invalidQuery("limit must be a whole number from 1 to \(maxLimit).", parameter: "limit")
+                }
+                limit = value
+            default:
+                continue
+            }
+        }
+        guard let query, !query.allSatisfy(\.isWhitespace) else { throw .invalidQuery("q is required: the place to look up.", parameter: "q") }
+        guard query.count <= maxQueryLength else { throw .invalidQuery("q must be at most \(maxQueryLength) characters.", parameter: "q") }
+        guard !query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidQuery("q must not contain control characters.", parameter: "q")
+        }
+        return (query, limit)
+    }
+}
+
+private struct GeocodeBody: Encodable {
+    let results: [GeocodeResult]
+}
+
+extension APIError {
+    /// The gazetteer is still loading (a moment after start).
+    static var geocoderLoading: APIError {
+        var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: "The geocoder is still loading; try again in a moment.")
+        error.retryAfterSeconds = 1
+        return error
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import OnTheMapServer
+import Testing
+
+/// `GET /v1/geocode` (api-contract.md section 7; issue 3's bad input).
+@Suite struct GeocodeEndpointTests {
+    struct Body: Decodable {
+        struct Result: Decodable {
+            let name: String
+            let latitude: Double
+            let longitude: Double
+            let countryCode: String
+            let accuracy: String
+        }
+
+        let results: [Result]
+    }
+
+    @Test func answersBestFirstWithTheContractFields() async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            let response = try await server.send(.get, "/v1/geocode?q=Paris%2C%20TX&limit=3")
+            #expect(response.status == .ok)
+            let body = try JSONDecoder().decode(Body.self, from: response.data)
+            #expect(body.results.first?.name == "Paris, Texas, United States")
+            #expect(body.results.first?.countryCode == "US")
+            #expect(body.results.first?.accuracy == "city")
+            #expect(body.results.count <= 3)
+            let keys = try #require((try response.object()["results"] as? [[String: Any]])?.first?.keys)
+            #expect(Set(keys) == ["name", "latitude", "longitude", "countryCode", "accuracy"])
+        }
+    }
+
+    @Test func defaultLimitIsFive() async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            let body = try JSONDecoder().decode(Body.self, from: try await server.send(.get, "/v1/geocode?q=Springfield").data)
+            #expect(body.results.count == 5)
+        }
+    }
+
+    @Test(arguments: ["asdf", "my%20house", "test2", "%E2%80%8B"])
+    func noMatchIsAnEmptyList(q: String) async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            let response = try await server.send(.get, "/v1/geocode?q=\(q)")
+            #expect(response.status == .ok)
+            #expect(response.text == #"{"results":[]}"#)
+        }
+    }
+
+    @Test(arguments: [
+        "/v1/geocode", "/v1/geocode?q=", "/v1/geocode?q=%20%20", "/v1/geocode?q=\(String(repeating: "a", count: 201))",
+        "/v1/geocode?q=%FF%FE", "/v1/geocode?q=Paris%00", "/v1/geocode?q=Paris%0A", "/v1/geocode?q=Paris&limit=0",
+        "/v1/geocode?q=Paris&limit=abc", "/v1/geocode?q=Paris&limit=21",
+    ])
+    func badQueriesAre400(path: String) async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            let response = try await server.send(.get, path)
+            #expect(response.status == .badRequest)
+            #expect(try response.object()["status"] as? Int == 400)
+        }
+    }
+
+    @Test func loadingGeocoderAnswers503WithRetryAfter() async throws {
+        try await TestServer.run { server in
+            let response = try await server.send(.get, "/v1/geocode?q=Paris")
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.retryAfter] == "1")
+        }
+    }
+
+    @Test func isRateLimitedPerClientAddress() async throws {
+        try await TestServer.run(configure: { $0.geocodeRequestsPerMinute = 3 }, geocoder: TestServer.loadedGeocoder) { server in
+            let address: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.5"]
+            for _ in 0..<3 { #expect(try await server.send(.get, "/v1/geocode?q=Oslo", headers: address).status == .ok) }
+            let limited = try await server.send(.get, "/v1/geocode?q=Oslo", headers: address)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+            #expect(try await server.send(.get, "/v1/geocode?q=Oslo", headers: [.init("X-Forwarded-For")!: "203.0.113.6"]).status == .ok)
+        }
+    }
+
+    @Test func randomUnicodeNeverFailsTheServer() async throws {
+        try await TestServer.run(configure: { $0.geocodeRequestsPerMinute = 100_000 }, geocoder: TestServer.loadedGeocoder) { server in
+            var generator = SystemRandomNumberGenerator()
+            for _ in 0..<500 {
+                let scalars = (0..<Int.random(in: 1...30, using: &generator)).compactMap { _ in
+                    Unicode.Scalar(UInt32.random(in: 1...0x10FFFF, using: &generator))
+                }
+                let q = String(String.UnicodeScalarView(scalars)).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let response = try await server.send(.get, "/v1/geocode?q=\(q)")
+                #expect(response.status == .ok || response.status == .badRequest, "\(q)")
+            }
+        }
+    }
+}
