@@ -4,6 +4,8 @@ import Foundation
 public final class Gazetteer: Sendable {
     let features: [GeoFeature]
     let names: NameIndex
+    /// Names of the places worth guessing when a query has a typo.
+    let typos: TypoIndex
     /// "US" → its country feature.
     let countryByCode: [String: Int]
     /// "US.WA" → its region feature.
@@ -20,10 +22,11 @@ public final class Gazetteer: Sendable {
         let state: String
     }
 
-    init(features: [GeoFeature], names: NameIndex, countryByCode: [String: Int], regionByCode: [String: Int],
+    init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
          zips: [String: ZipCentroid], stopwords: Set<String>) {
         self.features = features
         self.names = names
+        self.typos = typos
         self.countryByCode = countryByCode
         self.regionByCode = regionByCode
         self.zips = zips

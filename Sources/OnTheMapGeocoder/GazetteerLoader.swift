@@ -15,6 +15,7 @@ struct GazetteerLoader {
 
     private var features: [GeoFeature] = []
     private var names = NameIndex.Builder()
+    private var typos = TypoIndex.Builder()
     private var countryByCode: [String: Int] = [:]
     private var regionByCode: [String: Int] = [:]
     private var placeByGeonameID: [Int: Int] = [:]
@@ -30,7 +31,7 @@ struct GazetteerLoader {
         try readAliases()
         let zips = try readZips()
         let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
-        return Gazetteer(features: features, names: names.build(), countryByCode: countryByCode,
+        return Gazetteer(features: features, names: names.build(), typos: typos.build(), countryByCode: countryByCode,
                          regionByCode: regionByCode, zips: zips, stopwords: stopwords)
     }
 
@@ -107,11 +108,27 @@ struct GazetteerLoader {
     private mutating func addName(_ name: UnsafeBufferPointer<UInt8>, feature: Int, match: NameIndex.Match) {
         TextNormalizer.normalize(utf8: name, into: &scratch)
         names.add(normalized: scratch, feature: feature, match: match)
+        addTypoName(feature: feature, match: match)
+    }
+
+    /// Typos are forgiven only towards places worth guessing: towns of 15,000 or more by their own
+    /// name, large cities and countries by their other names too, and every region.
+    private mutating func addTypoName(feature: Int, match: NameIndex.Match) {
+        guard match != .code else { return }
+        let place = features[feature]
+        let worthy = switch place.kind {
+        case .country: true
+        case .region: match == .primary
+        case .city: match == .primary ? place.population >= TypoIndex.minimumPopulation
+                                      : place.population >= TypoIndex.alternatesFromPopulation
+        }
+        if worthy, scratch.allSatisfy({ $0 < 0x80 }) { typos.add(normalized: scratch, feature: feature) }
     }
 
     private mutating func addName(_ name: Substring, feature: Int, match: NameIndex.Match) {
         TextNormalizer.normalize(name, into: &scratch)
         names.add(normalized: scratch, feature: feature, match: match)
+        addTypoName(feature: feature, match: match)
     }
 
     private static let regionTypeWords: Set<String> = [

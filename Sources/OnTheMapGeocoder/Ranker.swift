@@ -41,7 +41,16 @@ struct Ranker {
         for (position, part) in query.parts.enumerated() {
             var others = query.parts
             others.remove(at: position)
-            guard let reading = codesAsSubjects ? codeReading(part) : subjectReading(part) else { continue }
+            // Among several parts, two letters are a qualifier ("WA" in "Seatle, WA"), never the place.
+            if !codesAsSubjects, query.parts.count > 1, part.count <= 2 { continue }
+            // Typos are forgiven only in a part that matched nothing as written, and score lower.
+            var typo = false
+            var reading = codesAsSubjects ? codeReading(part) : subjectReading(part)
+            if reading == nil, !codesAsSubjects {
+                reading = typoReading(part)
+                typo = true
+            }
+            guard let reading else { continue }
             let qualifiers = (others + reading.extraQualifiers).map(QualifierHits.init(gazetteerNames:))
                 .map { $0.resolve(gazetteer) }
             let alone = qualifiers.isEmpty
@@ -51,7 +60,7 @@ struct Ranker {
                 if codesAsSubjects, feature.kind == .city || (feature.kind == .country && !countries) { continue }
                 // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
                 if hit.match == .alternate, reading.subject.count <= 3, feature.population < 100_000 { continue }
-                let match: Double = switch hit.match { case .primary: 100; case .alternate: 80; case .code: 70 }
+                let match: Double = typo ? 65 : Self.matchScore(hit.match)
                 var score = match + Self.prior(feature) - 15 * Double(position)
                 if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
                 for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
@@ -73,6 +82,15 @@ struct Ranker {
         return hits.contains { hit in
             let other = gazetteer.features[hit.feature]
             return hit.match != .code && other.kind == .city && other.countryCode == area.countryCode && other.admin1Code == area.admin1Code
+        }
+    }
+
+    /// How the subject matched: its own name, another name, a code.
+    static func matchScore(_ match: NameIndex.Match) -> Double {
+        switch match {
+        case .primary: 100
+        case .alternate: 80
+        case .code: 70
         }
     }
 
@@ -109,6 +127,12 @@ struct Ranker {
             if words.allSatisfy(isQualifier) { return (subject, hits, words) }
         }
         return nil
+    }
+
+    /// The places a part would name but for a typo.
+    private func typoReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+        let features = gazetteer.typos.features(near: part)
+        return features.isEmpty ? nil : (part, features.map { NameIndex.Hit(feature: $0, match: .alternate) }, [])
     }
 
     /// A part that is a region's code ("pa"), as the subject of the degraded pass.

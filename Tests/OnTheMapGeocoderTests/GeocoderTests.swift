@@ -40,6 +40,15 @@ import Testing
         ("Seattle, WA ", "Seattle, Washington, United States", .city),
         ("1600 Amphitheatre Pkwy, Mountain View, CA 94043", "94043 Mountain View, California, United States", .postcode),
         ("Gladwyne, Lower Merion, PA, United States", "Pennsylvania, United States", .region),
+        ("Seatle", "Seattle, Washington, United States", .city),
+        ("Seatle, WA", "Seattle, Washington, United States", .city),
+        ("San Fransisco", "San Francisco, California, United States", .city),
+        ("Philadelpia", "Philadelphia, Pennsylvania, United States", .city),
+        ("THessaloniiki,Greece", "Thessaloníki, Central Macedonia, Greece", .city),
+        ("macca", "Makkah, Mecca Region, Saudi Arabia", .city),
+        ("qassim", "Al-Qassim Region, Saudi Arabia", .region),
+        ("ar riffa", "Ar Rifā‘, Southern Governorate, Bahrain", .city),
+        ("Coimbra", "Coimbra, Portugal", .city),
     ])
     func answers(query: String, name: String, accuracy: GeoAccuracy) {
         let result = Shared.best(query)
@@ -47,7 +56,8 @@ import Testing
         #expect(result?.accuracy == accuracy, "\(query)")
     }
 
-    @Test(arguments: ["", "   ", "asdf", "test2", "my house", "home", "hello", "jed", "15 Lawrence Road", "25 Brown St", ",,,", "qwerty uiop", "Area51"])
+    @Test(arguments: ["", "   ", "asdf", "asdfg", "test2", "my house", "home", "hello", "Hello world", "jed", "15 Lawrence Road",
+                      "25 Brown St", ",,,", "qwerty uiop", "Area51", "mapString", "n/a"])
     func junkGivesNoAnswer(query: String) {
         #expect(Shared.geocoder.geocode(query).isEmpty, "\(query) → \(String(describing: Shared.best(query)))")
     }
