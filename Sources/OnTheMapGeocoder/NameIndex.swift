@@ -56,12 +56,7 @@ struct NameIndex: Sendable {
     func hits(normalized bytes: [UInt8]) -> [Hit] {
         guard !bytes.isEmpty else { return [] }
         let hash = Self.hash(bytes)
-        var low = 0
-        var high = hashes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if hashes[middle] < hash { low = middle + 1 } else { high = middle }
-        }
+        var low = hashes.lowerBound(of: hash)
         var hits: [Hit] = []
         while low < hashes.count, hashes[low] == hash {
             let value = values[low]
@@ -79,5 +74,18 @@ struct NameIndex: Sendable {
             hash &*= 0x0000_0100_0000_01B3
         }
         return hash
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// The first index whose value is not below `value`, in an ascending array (binary search).
+    func lowerBound(of value: UInt64) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -43,12 +43,7 @@ struct TypoIndex: Sendable {
         var candidates = Set<Int32>()
         for variant in [query] + Self.deletions(of: query) {
             let hash = NameIndex.hash(variant)
-            var low = 0
-            var high = deletionHashes.count
-            while low < high {
-                let middle = (low + high) / 2
-                if deletionHashes[middle] < hash { low = middle + 1 } else { high = middle }
-            }
+            var low = deletionHashes.lowerBound(of: hash)
             while low < deletionHashes.count, deletionHashes[low] == hash {
                 candidates.insert(deletionNames[low])
                 low += 1
