@@ -70,6 +70,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Development tool: `make geocode-eval` runs the geocoder over eval/geocoder.tsv.
+        .executableTarget(name: "geocode-eval", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeEvaluation"),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
         .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(

@@ -84,7 +84,7 @@ struct GazetteerLoader {
             default: nil
             }
             guard let feature else { throw LoadError(file: "aliases.tsv", reason: "unknown target \(fields[1])") }
-            addName(fields[0], feature: feature, match: .primary)
+            addName(fields[0], feature: feature, match: .alias)
         }
     }
 
@@ -118,8 +118,8 @@ struct GazetteerLoader {
         let place = features[feature]
         let worthy = switch place.kind {
         case .country: true
-        case .region: match == .primary
-        case .city: match == .primary ? place.population >= TypoIndex.minimumPopulation
+        case .region: match == .primary || match == .alias
+        case .city: match == .primary || match == .alias ? place.population >= TypoIndex.minimumPopulation
                                       : place.population >= TypoIndex.alternatesFromPopulation
         }
         if worthy, scratch.allSatisfy({ $0 < 0x80 }) { typos.add(normalized: scratch, feature: feature) }

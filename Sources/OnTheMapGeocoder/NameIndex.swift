@@ -2,16 +2,17 @@
 /// about 12 bytes a name, against well over 60 for a dictionary of strings, and a lookup is a
 /// binary search. Two names share a hash with odds of about 1 in 10^7 for the whole gazetteer.
 struct NameIndex: Sendable {
-    /// How a name belongs to its feature.
-    enum Match: UInt32, Sendable, Comparable {
+    /// How a name belongs to its feature. Raw values order them best first: when one name reaches
+    /// one feature in several ways, the index keeps the best.
+    enum Match: UInt32, Sendable {
+        /// A hand-kept alias (aliases.tsv): what people mean by a name shared with others.
+        case alias = 0
         /// The feature's own name.
-        case primary = 0
+        case primary = 1
         /// Another name (other languages, old names, variants).
-        case alternate = 1
+        case alternate = 2
         /// A code or abbreviation: only ever a qualifier ("WA" in "Seattle, WA"), never a subject.
-        case code = 2
-
-        static func < (lhs: Match, rhs: Match) -> Bool { lhs.rawValue < rhs.rawValue }
+        case code = 3
     }
 
     struct Hit: Sendable, Equatable {
@@ -34,7 +35,7 @@ struct NameIndex: Sendable {
             entries.append((NameIndex.hash(bytes), UInt32(feature) << 2 | match.rawValue))
         }
 
-        /// Sorts, and keeps one entry per (name, feature): the best match.
+        /// Sorts, and keeps one entry per (name, feature): the best match (lowest raw value).
         func build() -> NameIndex {
             let sorted = entries.sorted { $0.hash != $1.hash ? $0.hash < $1.hash : $0.value < $1.value }
             var hashes: [UInt64] = []
@@ -60,7 +61,7 @@ struct NameIndex: Sendable {
         var hits: [Hit] = []
         while low < hashes.count, hashes[low] == hash {
             let value = values[low]
-            hits.append(Hit(feature: Int(value >> 2), match: Match(rawValue: value & 3) ?? .alternate))
+            hits.append(Hit(feature: Int(value >> 2), match: Match(rawValue: value & 3)!))
             low += 1
         }
         return hits

@@ -10,6 +10,10 @@ struct Ranker {
     let gazetteer: Gazetteer
     let query: ParsedQuery
 
+    /// One way to read a part: which words are the subject, what they match, and the words left
+    /// over as extra qualifiers.
+    typealias Reading = (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])
+
     struct Candidate: Equatable {
         let feature: Int
         let score: Double
@@ -26,7 +30,9 @@ struct Ranker {
         // A query that is nothing but a code ("CA", "WA", "NSW") means the code: "CA" alone is
         // Canada, "WA" is not the town of Wa in Ghana. Countries outrank regions by their prior.
         if query.parts.count == 1, let only = query.parts.first, only.count <= 3, only.allSatisfy({ $0 < 0x80 }),
-           !gazetteer.names.hits(normalized: only).contains(where: { $0.match != .code && gazetteer.features[$0.feature].kind != .city }) {
+           !gazetteer.names.hits(normalized: only).contains(where: {
+               $0.match == .alias || ($0.match != .code && gazetteer.features[$0.feature].kind != .city)
+           }) {
             let coded = rank(codesAsSubjects: true, countries: true)
             if !coded.isEmpty { return coded }
         }
@@ -39,32 +45,17 @@ struct Ranker {
     private func rank(codesAsSubjects: Bool, countries: Bool = false) -> [Candidate] {
         var best: [Int: Double] = [:]
         for (position, part) in query.parts.enumerated() {
-            var others = query.parts
-            others.remove(at: position)
             // Among several parts, two letters are a qualifier ("WA" in "Seatle, WA"), never the place.
             if !codesAsSubjects, query.parts.count > 1, part.count <= 2 { continue }
-            // Typos are forgiven only in a part that matched nothing as written, and score lower.
-            var typo = false
-            var reading = codesAsSubjects ? codeReading(part) : subjectReading(part)
-            if reading == nil, !codesAsSubjects {
-                reading = typoReading(part)
-                typo = true
-            }
-            guard let reading else { continue }
-            let qualifiers = (others + reading.extraQualifiers).map(QualifierHits.init(gazetteerNames:))
-                .map { $0.resolve(gazetteer) }
-            let alone = qualifiers.isEmpty
-            for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
-                if alone, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { continue }
-                let feature = gazetteer.features[hit.feature]
-                if codesAsSubjects, feature.kind == .city || (feature.kind == .country && !countries) { continue }
-                // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
-                if hit.match == .alternate, reading.subject.count <= 3, feature.population < 100_000 { continue }
-                let match: Double = typo ? 65 : Self.matchScore(hit.match)
-                var score = match + Self.prior(feature) - 15 * Double(position)
-                if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
-                for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
-                if score > best[hit.feature] ?? -.infinity { best[hit.feature] = score }
+            var others = query.parts
+            others.remove(at: position)
+            for (reading, typo) in readings(of: part, codesAsSubjects: codesAsSubjects) {
+                let qualifiers = (others + reading.extraQualifiers).map { QualifierHits(text: $0, gazetteer: gazetteer) }
+                for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
+                    guard let score = score(hit, reading: reading, typo: typo, position: position, qualifiers: qualifiers,
+                                            countries: countries) else { continue }
+                    if score > best[hit.feature] ?? -.infinity { best[hit.feature] = score }
+                }
             }
         }
         return best.filter { $0.value >= Self.minimumScore }
@@ -73,6 +64,34 @@ struct Ranker {
                 $0.score != $1.score ? $0.score > $1.score
                     : gazetteer.features[$0.feature].population > gazetteer.features[$1.feature].population
             }
+    }
+
+    /// The exact reading of a part, plus a typo reading when it matched nothing as written or only
+    /// other names of small towns (GeoNames lists "Washinton" for Washington, Missouri).
+    private func readings(of part: [UInt8], codesAsSubjects: Bool) -> [(reading: Reading, typo: Bool)] {
+        if codesAsSubjects { return codeReading(part).map { [($0, false)] } ?? [] }
+        var readings: [(reading: Reading, typo: Bool)] = []
+        if let exact = subjectReading(part) { readings.append((exact, false)) }
+        if readings.isEmpty || onlySmallAlternates(readings[0].reading.hits), let guessed = typoReading(part) {
+            readings.append((guessed, true))
+        }
+        return readings
+    }
+
+    /// The score of one hit of one reading, or nil when the hit cannot stand as the subject.
+    private func score(
+        _ hit: NameIndex.Hit, reading: Reading, typo: Bool, position: Int, qualifiers: [QualifierHits], countries: Bool
+    ) -> Double? {
+        let feature = gazetteer.features[hit.feature]
+        if qualifiers.isEmpty, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { return nil }
+        if hit.match == .code, feature.kind == .city || (feature.kind == .country && !countries) { return nil }
+        // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
+        if hit.match == .alternate, !typo, reading.subject.count <= 3, feature.population < 100_000 { return nil }
+        // Typos are forgiven at a lower score.
+        var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
+        if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
+        for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
+        return score
     }
 
     /// "Manama", "Coimbra", "São Paulo": when a region and a city inside it answer to the same name,
@@ -88,6 +107,8 @@ struct Ranker {
     /// How the subject matched: its own name, another name, a code.
     static func matchScore(_ match: NameIndex.Match) -> Double {
         switch match {
+        // A hand-kept alias says what people mean by a name shared with others ("Washington").
+        case .alias: 110
         case .primary: 100
         case .alternate: 80
         case .code: 70
@@ -98,7 +119,8 @@ struct Ranker {
     static func prior(_ feature: GeoFeature) -> Double {
         switch feature.kind {
         case .country: 55
-        case .region: 42
+        // Regions range from parishes to California: by population, 35 (small) to 55 (huge).
+        case .region: min(55, max(35, 40 + 5 * log10(Double(max(feature.population, 1)) / 100_000)))
         case .city: min(60, 10 * log10(Double(max(feature.population, 1))) - 10)
         }
     }
@@ -106,7 +128,7 @@ struct Ranker {
     /// The subject's name and its hits: the whole part if it names something, else its longest
     /// leading words that do, with the rest as qualifiers ("palo alto ca" → "palo alto" + "ca"),
     /// but only when every word of the rest is a known qualifier ("my house" stays unanswered).
-    private func subjectReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+    private func subjectReading(_ part: [UInt8]) -> Reading? {
         let whole = gazetteer.names.hits(normalized: part)
         if whole.contains(where: { $0.match != .code }) { return (part, whole, []) }
         let tokens = part.split(separator: UInt8(ascii: " ")).map(Array.init)
@@ -129,14 +151,21 @@ struct Ranker {
         return nil
     }
 
+    /// Exact hits that are only other names of towns under 100,000: maybe a misspelling GeoNames kept.
+    private func onlySmallAlternates(_ hits: [NameIndex.Hit]) -> Bool {
+        hits.allSatisfy { $0.match == .alternate && gazetteer.features[$0.feature].kind == .city
+            && gazetteer.features[$0.feature].population < 100_000 }
+    }
+
     /// The places a part would name but for a typo.
-    private func typoReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+    private func typoReading(_ part: [UInt8]) -> Reading? {
         let features = gazetteer.typos.features(near: part)
         return features.isEmpty ? nil : (part, features.map { NameIndex.Hit(feature: $0, match: .alternate) }, [])
     }
 
     /// A part that is a region's code ("pa"), as the subject of the degraded pass.
-    private func codeReading(_ part: [UInt8]) -> (subject: [UInt8], hits: [NameIndex.Hit], extraQualifiers: [[UInt8]])? {
+    private func codeReading(_ part: [UInt8]) -> Reading? {
+        guard part.count >= 2 else { return nil }   // "n/a" is not Nampula (MZ-N)
         let hits = gazetteer.names.hits(normalized: part)
         return hits.contains(where: { $0.match == .code }) ? (part, hits, []) : nil
     }
@@ -151,14 +180,11 @@ struct Ranker {
 /// What one qualifier part names, looked up once per query.
 struct QualifierHits {
     let text: [UInt8]
-    var hits: [(feature: Int, match: NameIndex.Match)] = []
+    let hits: [(feature: Int, match: NameIndex.Match)]
 
-    init(gazetteerNames text: [UInt8]) { self.text = text }
-
-    func resolve(_ gazetteer: Gazetteer) -> QualifierHits {
-        var copy = self
-        copy.hits = gazetteer.names.hits(normalized: text).map { ($0.feature, $0.match) }
-        return copy
+    init(text: [UInt8], gazetteer: Gazetteer) {
+        self.text = text
+        hits = gazetteer.names.hits(normalized: text).map { ($0.feature, $0.match) }
     }
 
     /// Agreement raises the score, a named region or country that does not contain the candidate
