@@ -76,6 +76,7 @@ expect_failure "a bad --port is refused with a clear error" "--port must be a po
 expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must be accounts or open" env ONTHEMAP_WRITES=maybe "$binary" serve
 expect_failure "a bad --public-url is refused" "--public-url must be an origin" "$binary" serve --public-url "ftp://x"
 expect_failure "a bad ONTHEMAP_SESSION_DAYS is refused" "ONTHEMAP_SESSION_DAYS must be a whole number of days" env ONTHEMAP_SESSION_DAYS=0 "$binary" serve
+expect_failure "a bad --geocoder-upstream is refused" "--geocoder-upstream must be an http or https URL" "$binary" serve --geocoder-upstream ftp://example.org
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
 expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"

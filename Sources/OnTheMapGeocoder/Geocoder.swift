@@ -30,6 +30,12 @@ public struct Geocoder: Sendable {
         return Array(results.prefix(limit))
     }
 
+    /// Whether the text holds a street part ("1600 Amphitheatre Pkwy, …"): what only an online
+    /// geocoder can place precisely.
+    public static func isStreetLevel(_ text: String) -> Bool {
+        QueryParser.parse(text).hadStreet
+    }
+
     private func accuracy(of feature: GeoFeature) -> GeoAccuracy {
         switch feature.kind {
         case .city: .city

@@ -29,6 +29,10 @@ public struct AppConfiguration: Sendable {
     public var loginThrottleWindowSeconds = 60.0
     /// Writes allowed per client address per minute in `open` mode.
     public var openWritesPerMinute = 30
+    /// A Nominatim-compatible search endpoint asked first for street-level input (`…/search`).
+    public var geocoderUpstream: String?
+    /// How long to wait for the upstream before answering offline.
+    public var geocoderUpstreamTimeout: Duration = .milliseconds(1500)
     /// `GET /v1/geocode` requests allowed per client address per minute.
     public var geocodeRequestsPerMinute = 120
     /// How long the cached default list may be served before it is rebuilt even without a write

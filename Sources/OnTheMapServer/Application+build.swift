@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import OnTheMapGeocoder
 import OnTheMapModel
 import OnTheMapStore
 
@@ -59,7 +60,9 @@ func buildRouter(
     NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store,
                      geocoder: geocoder).addRoutes(to: router)
     GeocodeController(
-        state: geocoder, limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: 60),
+        state: geocoder,
+        upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
+        upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: 60),
         trustForwardedFor: configuration.trustForwardedFor
     ).addRoutes(to: router)
     return router

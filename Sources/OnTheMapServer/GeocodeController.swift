@@ -8,6 +8,9 @@ struct GeocodeController: Sendable {
     static let maxLimit = 20
 
     let state: GeocoderState
+    /// Asked first for street-level input when the operator configured one.
+    let upstream: NominatimClient?
+    let upstreamCache: UpstreamCache
     let limiter: SlidingWindowLimiter
     let trustForwardedFor: Bool
 
@@ -27,7 +30,8 @@ struct GeocodeController: Sendable {
         case .loading: throw APIError.geocoderLoading
         case .failed: throw APIError.unavailable
         }
-        return try JSONResponse.make(GeocodeBody(results: geocoder.geocode(query, limit: limit)))
+        let hybrid = HybridGeocoder(offline: geocoder, upstream: upstream, cache: upstreamCache, logger: context.logger)
+        return try JSONResponse.make(GeocodeBody(results: await hybrid.geocode(query, limit: limit)))
     }
 
     /// `q` (1–200 characters of valid UTF-8 without control characters) and `limit` (1–20, default 5).

@@ -45,6 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
         "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
     var maxListLimit: String?
 
+    @Option(name: .customLong("geocoder-upstream"), help: ArgumentHelp(
+        "A Nominatim-compatible search endpoint (…/search) asked first for street addresses; the offline geocoder answers when it fails or is slow (env ONTHEMAP_GEOCODER_UPSTREAM; default none).",
+        valueName: "url"))
+    var geocoderUpstream: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
@@ -104,8 +109,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.databasePath = try database.path()
         configuration.writeMode = try Setting(flag: "--writes", variable: "ONTHEMAP_WRITES")
             .value(writes, default: configuration.writeMode, expected: "accounts or open") { WriteMode(rawValue: $0.lowercased()) }
-        configuration.publicURL = try Setting(flag: "--public-url", variable: "ONTHEMAP_PUBLIC_URL")
-            .value(publicURL, default: nil, expected: "an origin such as https://map.example.org") { PublicURL($0).map { $0 } }
+        if let (text, source) = Setting(flag: "--public-url", variable: "ONTHEMAP_PUBLIC_URL").raw(publicURL) {
+            guard let origin = PublicURL(text) else {
+                throw ValidationError("\(source) must be an origin such as https://map.example.org; got \"\(text)\".")
+            }
+            configuration.publicURL = origin
+        }
         configuration.trustForwardedFor = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
             .value(trustProxy, default: false, expected: "yes or no") { ["yes": true, "true": true, "1": true, "no": false, "false": false, "0": false][$0.lowercased()] }
         configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")
@@ -116,6 +125,13 @@ struct ServeCommand: AsyncParsableCommand {
             .value(maxListLimit, default: configuration.maxListLimit, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
+        let upstream = try Setting(flag: "--geocoder-upstream", variable: "ONTHEMAP_GEOCODER_UPSTREAM")
+            .value(geocoderUpstream, default: "", expected: "an http or https URL such as https://nominatim.example.org/search") { text -> String? in
+                let lowered = text.lowercased()
+                guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), text.count > 8 else { return nil }
+                return text
+            }
+        configuration.geocoderUpstream = upstream.isEmpty ? nil : upstream
         return configuration
     }
 }
