@@ -6,23 +6,11 @@ import Testing
 
 /// `GET /v1/geocode` (api-contract.md section 7; issue 3's bad input).
 @Suite struct GeocodeEndpointTests {
-    struct Body: Decodable {
-        struct Result: Decodable {
-            let name: String
-            let latitude: Double
-            let longitude: Double
-            let countryCode: String
-            let accuracy: String
-        }
-
-        let results: [Result]
-    }
-
     @Test func answersBestFirstWithTheContractFields() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let response = try await server.send(.get, "/v1/geocode?q=Paris%2C%20TX&limit=3")
             #expect(response.status == .ok)
-            let body = try JSONDecoder().decode(Body.self, from: response.data)
+            let body = try JSONDecoder().decode(GeocodeAnswer.self, from: response.data)
             #expect(body.results.first?.name == "Paris, Texas, United States")
             #expect(body.results.first?.countryCode == "US")
             #expect(body.results.first?.accuracy == "city")
@@ -34,7 +22,7 @@ import Testing
 
     @Test func defaultLimitIsFive() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
-            let body = try JSONDecoder().decode(Body.self, from: try await server.send(.get, "/v1/geocode?q=Springfield").data)
+            let body = try JSONDecoder().decode(GeocodeAnswer.self, from: try await server.send(.get, "/v1/geocode?q=Springfield").data)
             #expect(body.results.count == 5)
         }
     }

@@ -24,17 +24,6 @@ import Testing
         }
     }
 
-    struct Answer: Decodable {
-        struct Result: Decodable {
-            let name: String
-            let latitude: Double
-            let countryCode: String
-            let accuracy: String
-        }
-
-        let results: [Result]
-    }
-
     /// Runs a fake Nominatim answering `body` with `status` after `delay`, and our server using it.
     func withUpstream(
         body: String = building, status: HTTPResponse.Status = .ok, delay: Duration = .zero,
@@ -61,8 +50,8 @@ import Testing
         }
     }
 
-    func answer(_ server: TestServer, _ path: String) async throws -> Answer.Result? {
-        try JSONDecoder().decode(Answer.self, from: try await server.send(.get, path).data).results.first
+    func answer(_ server: TestServer, _ path: String) async throws -> GeocodeAnswer.Result? {
+        try JSONDecoder().decode(GeocodeAnswer.self, from: try await server.send(.get, path).data).results.first
     }
 
     @Test func streetAddressIsAnsweredByTheUpstreamThenFromItsCache() async throws {

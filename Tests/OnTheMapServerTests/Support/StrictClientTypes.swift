@@ -111,3 +111,16 @@ extension JSONDecoder {
         return decoder
     }
 }
+
+/// `GET /v1/geocode` as a strict client decodes it.
+struct GeocodeAnswer: Decodable {
+    struct Result: Decodable {
+        let name: String
+        let latitude: Double
+        let longitude: Double
+        let countryCode: String
+        let accuracy: String
+    }
+
+    let results: [Result]
+}
