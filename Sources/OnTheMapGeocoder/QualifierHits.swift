@@ -1,0 +1,47 @@
+import Foundation
+
+/// What one qualifier part names, looked up once per query.
+struct QualifierHits {
+    let text: [UInt8]
+    let hits: [(feature: Int, match: NameIndex.Match)]
+
+    init(text: [UInt8], gazetteer: Gazetteer) {
+        self.text = text
+        hits = gazetteer.names.hits(normalized: text).map { ($0.feature, $0.match) }
+    }
+
+    /// Agreement raises the score, a named region or country that does not contain the candidate
+    /// lowers it a lot, an unknown word lowers it less (it may be a district or a typo).
+    func score(for candidate: Int, in gazetteer: Gazetteer) -> Double {
+        let feature = gazetteer.features[candidate]
+        if Ranker.regionWords.contains(text) { return feature.kind == .region ? 35 : -10 }
+        if Ranker.countryWords.contains(text) { return feature.kind == .country ? 35 : -10 }
+        guard !hits.isEmpty else { return -25 }
+        var best = -Double.infinity
+        var namesContainer = false
+        for hit in hits where hit.feature != candidate {
+            let other = gazetteer.features[hit.feature]
+            switch other.kind {
+            case .country:
+                namesContainer = true
+                if other.countryCode == feature.countryCode { best = max(best, hit.match == .code ? 15 : 30) }
+            case .region:
+                namesContainer = true
+                if feature.kind == .city, other.countryCode == feature.countryCode, other.admin1Code == feature.admin1Code {
+                    best = max(best, 30)
+                }
+            case .city:
+                if Self.kilometres(feature, other) < 50 { best = max(best, 20) }
+            }
+        }
+        if best > -.infinity { return best }
+        return namesContainer ? -60 : -20
+    }
+
+    /// Equirectangular distance: plenty for "within a few dozen kilometres".
+    static func kilometres(_ a: GeoFeature, _ b: GeoFeature) -> Double {
+        let x = (b.longitude - a.longitude) * cos((a.latitude + b.latitude) / 2 * .pi / 180)
+        let y = b.latitude - a.latitude
+        return (x * x + y * y).squareRoot() * 111.2
+    }
+}
