@@ -126,9 +126,7 @@ struct GazetteerLoader {
     }
 
     private mutating func addName(_ name: Substring, feature: Int, match: NameIndex.Match) {
-        TextNormalizer.normalize(name, into: &scratch)
-        names.add(normalized: scratch, feature: feature, match: match)
-        addTypoName(feature: feature, match: match)
+        Array(name.utf8).withUnsafeBufferPointer { addName($0, feature: feature, match: match) }
     }
 
     private static let regionTypeWords: Set<String> = [
@@ -169,20 +167,22 @@ struct GazetteerLoader {
 
     /// The non-comment, non-empty lines of a plain text file.
     private func lines(of file: String) throws -> [Substring] {
-        let url = directory.appendingPathComponent(file)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw LoadError(file: url.path, reason: "not readable") }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
+        String(decoding: try contents(of: file), as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
     }
 
     private func gunzip(_ file: String) throws -> [UInt8] {
-        let url = directory.appendingPathComponent(file)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw LoadError(file: url.path, reason: "not readable") }
-        var buffer = ByteBuffer(bytes: data)
+        var buffer = ByteBuffer(bytes: try contents(of: file))
         do {
             let text = try buffer.decompress(with: .gzip())
             return Array(text.readableBytesView)
         } catch {
-            throw LoadError(file: url.path, reason: "not valid gzip (\(error))")
+            throw LoadError(file: directory.appendingPathComponent(file).path, reason: "not valid gzip (\(error))")
         }
+    }
+
+    private func contents(of file: String) throws -> Data {
+        let path = directory.appendingPathComponent(file).path
+        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(file: path, reason: "not readable") }
+        return data
     }
 }

@@ -1,16 +1,11 @@
 /// A query taken apart: raw coordinates, a US ZIP, and the normalized parts that remain, in the
 /// order typed ("Gladwyne, Lower Merion, PA" → ["gladwyne", "lower merion", "pa"]).
-struct ParsedQuery: Equatable {
+struct ParsedQuery {
     var coordinates: (latitude: Double, longitude: Double)?
     var zip: String?
     var parts: [[UInt8]] = []
     /// A street part ("1600 Amphitheatre Pkwy") was dropped: the input was an address.
     var hadStreet = false
-
-    static func == (lhs: ParsedQuery, rhs: ParsedQuery) -> Bool {
-        lhs.coordinates?.latitude == rhs.coordinates?.latitude && lhs.coordinates?.longitude == rhs.coordinates?.longitude
-            && lhs.zip == rhs.zip && lhs.parts == rhs.parts && lhs.hadStreet == rhs.hadStreet
-    }
 }
 
 enum QueryParser {

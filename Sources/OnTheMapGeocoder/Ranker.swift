@@ -51,6 +51,8 @@ struct Ranker {
             others.remove(at: position)
             for (reading, typo) in readings(of: part, codesAsSubjects: codesAsSubjects) {
                 let qualifiers = (others + reading.extraQualifiers).map { QualifierHits(text: $0, gazetteer: gazetteer) }
+                // An ordinary word that is also a town ("home") answers only with a qualifier.
+                if qualifiers.isEmpty, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { continue }
                 for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
                     guard let score = score(hit, reading: reading, typo: typo, position: position, qualifiers: qualifiers,
                                             countries: countries) else { continue }
@@ -83,7 +85,6 @@ struct Ranker {
         _ hit: NameIndex.Hit, reading: Reading, typo: Bool, position: Int, qualifiers: [QualifierHits], countries: Bool
     ) -> Double? {
         let feature = gazetteer.features[hit.feature]
-        if qualifiers.isEmpty, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { return nil }
         if hit.match == .code, feature.kind == .city || (feature.kind == .country && !countries) { return nil }
         // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
         if hit.match == .alternate, !typo, reading.subject.count <= 3, feature.population < 100_000 { return nil }

@@ -86,11 +86,6 @@ public enum TextNormalizer {
         return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
-    /// Tokens of the normalized text.
-    public static func tokens(_ text: some StringProtocol) -> [String] {
-        normalize(text).split(separator: " ").map(String.init)
-    }
-
     /// Ends the token that starts at `start`: expands abbreviations, then adds one space.
     private static func finishToken(_ out: inout [UInt8], start: inout Int) {
         guard out.count > start else { return }

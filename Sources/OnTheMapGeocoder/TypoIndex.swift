@@ -75,10 +75,11 @@ struct TypoIndex: Sendable {
     /// giving up early once every path exceeds `limit`.
     static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
+        guard !a.isEmpty else { return b.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             current[0] = i
             var rowMinimum = current[0]
             for j in stride(from: 1, through: b.count, by: 1) {
@@ -91,6 +92,6 @@ struct TypoIndex: Sendable {
             if rowMinimum > limit { return limit + 1 }
             (previousPrevious, previous, current) = (previous, current, previousPrevious)
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }

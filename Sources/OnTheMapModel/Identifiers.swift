@@ -20,10 +20,13 @@ public enum Identifiers {
     /// An opaque token of `bytes` random bytes as lowercase hex (sessions use 32 bytes: 256 bits).
     public static func token(bytes: Int = 32) -> String {
         var rng = SystemRandomNumberGenerator()
+        return hex((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    }
+
+    /// Bytes as lowercase hex, two digits each.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var out = ""
-        out.reserveCapacity(bytes * 2)
-        for _ in 0..<bytes {
-            let byte = UInt8.random(in: 0...255, using: &rng)
+        for byte in bytes {
             out.append(hexDigits[Int(byte >> 4)])
             out.append(hexDigits[Int(byte & 0x0F)])
         }

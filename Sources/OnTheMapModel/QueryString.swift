@@ -4,13 +4,7 @@
 /// `+` is kept as a plus (iOS clients do not encode it); see `LocationQuery.parseWhere`.
 public enum QueryString {
     public static func parse(_ raw: String?) -> [(name: String, value: String)] {
-        guard let raw, !raw.isEmpty else { return [] }
-        return raw.split(separator: "&").compactMap { piece in
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = percentDecode(parts[0])
-            guard !name.isEmpty else { return nil }
-            return (name: name, value: parts.count > 1 ? percentDecode(parts[1]) : "")
-        }
+        rawPairs(raw).map { (name: $0.name, value: percentDecode($0.value)) }
     }
 
     /// Name/value pairs with the values still percent-encoded, for parameters whose decoding must

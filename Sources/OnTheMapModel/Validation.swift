@@ -76,9 +76,15 @@ public enum Validation {
         return raw
     }
 
-    /// An email address, trimmed and lowercased so that one person gets one account.
+    /// The form an address is stored and looked up in: trimmed and lowercased, so that one person
+    /// gets one account however they type it.
+    public static func normalizedEmail(_ raw: String) -> String {
+        raw.trimmingWhitespace().lowercased()
+    }
+
+    /// An email address, normalized, that looks like one.
     public static func email(_ raw: String) throws(APIError) -> String {
-        let email = raw.trimmingWhitespace().lowercased()
+        let email = normalizedEmail(raw)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),

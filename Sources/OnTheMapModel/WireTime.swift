@@ -4,9 +4,6 @@
 /// (`2026-12-06T16:48:30.760460Z`). The conversion is done by hand, with exact integer arithmetic,
 /// because the digits must be exact and formatting sits on the list's hot path.
 public enum WireTime {
-    /// Microseconds since 1970-01-01T00:00:00Z for a `Date`, rounded to the nearest microsecond.
-    public static func micros(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
-
     /// Milliseconds since the epoch formatted as `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
     public static func formatMillis(_ millis: Int64) -> String {
         format(seconds: floorDiv(millis, 1000), fraction: floorMod(millis, 1000), digits: 3)

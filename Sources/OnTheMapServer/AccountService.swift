@@ -22,7 +22,7 @@ struct AccountService: Sendable {
 
     /// Checks credentials; throttled per (email, client address) after repeated failures.
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
-        let email = rawEmail.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
         if let wait = await loginFailures.retryAfter(throttleKey) {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")

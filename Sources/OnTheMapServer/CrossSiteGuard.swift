@@ -1,5 +1,3 @@
-import Crypto
-import Foundation
 import Hummingbird
 import OnTheMapModel
 

@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
 import NIOCore
+import OnTheMapModel
 
 /// The encoded bytes of the default list (latest 100) with their ETag, rebuilt only after a write
 /// lands, or after `maxAge` so that writes by another process (the CLI) show up too. The list is
@@ -39,6 +39,6 @@ actor LatestListCache {
 
     private static func etag(of body: ByteBuffer) -> String {
         let digest = SHA256.hash(data: body.readableBytesView)
-        return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        return "\"" + Identifiers.hex(digest.prefix(12)) + "\""
     }
 }

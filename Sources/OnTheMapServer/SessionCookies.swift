@@ -34,10 +34,7 @@ struct SessionCookies {
 /// Session tokens are stored only as their SHA-256, so a leaked database opens no sessions.
 enum SessionToken {
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Identifiers.hex(SHA256.hash(data: Array(token.utf8)))
     }
 }
 

@@ -96,7 +96,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let removed = try await UserCommand.withStore(database) { store -> Account? in
-                let found = if let email { try await store.account(email: email.lowercased()) } else { try await store.account(key: key!) }
+                let found = if let email { try await store.account(email: Validation.normalizedEmail(email)) } else { try await store.account(key: key!) }
                 guard let account = found else { return nil }
                 return try await store.deleteAccount(key: account.key) ? account : nil
             }

@@ -147,7 +147,7 @@ import Testing
             let counted = try JSONDecoder.strict.decode(StrictCountedResults.self, from: response.data)
             #expect(counted.count == 3)
             #expect(counted.results.count == 1)
-            #expect(try response.object()["count"] == nil ? false : true)
+            #expect(try response.object()["count"] != nil)
             #expect(try await server.send(.get, "/v1/StudentLocation").object()["count"] == nil)
         }
     }
