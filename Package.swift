@@ -45,7 +45,7 @@ let package = Package(
             ],
             resources: [.copy("Resources")]
         ),
-        // HTTP: buildApplication, controllers per path family, middleware.
+        // HTTP: buildApplication, controllers per path family, middleware, the web client's files.
         .target(
             name: "OnTheMapServer",
             dependencies: [
@@ -59,7 +59,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            // The web client: static HTML, CSS and ES modules, no build step.
+            resources: [.copy("Web")]
         ),
         .executableTarget(
             name: "onthemap",

@@ -38,6 +38,8 @@ public struct AppConfiguration: Sendable {
     /// How long the cached default list may be served before it is rebuilt even without a write
     /// through this process (picks up changes made by `onthemap user remove` in another process).
     public var listCacheMaxAgeSeconds = 5.0
+    /// Where Leaflet is and which map background the web client draws.
+    public var webClient = WebClientSettings()
 
     public init() {}
 }

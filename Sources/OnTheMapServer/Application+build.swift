@@ -43,7 +43,7 @@ func buildRouter(
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles)))
     router.add(middleware: ErrorMiddleware())
 
     SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies,
@@ -65,5 +65,6 @@ func buildRouter(
         upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: 60),
         trustForwardedFor: configuration.trustForwardedFor
     ).addRoutes(to: router)
+    try WebController(settings: configuration.webClient).addRoutes(to: router)
     return router
 }

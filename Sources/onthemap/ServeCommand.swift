@@ -50,6 +50,20 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var geocoderUpstream: String?
 
+    @Option(name: .customLong("leaflet-dir"), help: ArgumentHelp(
+        "Directory holding leaflet.js and leaflet.markercluster.js for the web client (env ONTHEMAP_LEAFLET_DIR; default Debian's \(WebClientSettings.debianLeafletDirectory)).",
+        valueName: "path"))
+    var leafletDirectory: String?
+
+    @Option(name: .customLong("tiles-url"), help: ArgumentHelp(
+        "Online map tiles for the web client, e.g. https://tile.example.org/{z}/{x}/{y}.png; needs --tiles-attribution (env ONTHEMAP_TILES_URL; default none: the offline basemap only).",
+        valueName: "template"))
+    var tilesURL: String?
+
+    @Option(name: .customLong("tiles-attribution"), help: ArgumentHelp(
+        "Credit line the tile provider requires, shown on the map (env ONTHEMAP_TILES_ATTRIBUTION).", valueName: "text"))
+    var tilesAttribution: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
@@ -94,6 +108,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// Leaflet's directory and the optional tile server, which needs both its flags.
+    private func webClientSettings() throws -> WebClientSettings {
+        var settings = WebClientSettings()
+        settings.leafletDirectory = try Setting(flag: "--leaflet-dir", variable: "ONTHEMAP_LEAFLET_DIR")
+            .value(leafletDirectory, default: settings.leafletDirectory, expected: "a directory path") { $0.isEmpty ? nil : $0 }
+        let url = Setting(flag: "--tiles-url", variable: "ONTHEMAP_TILES_URL").raw(tilesURL)
+        let attribution = Setting(flag: "--tiles-attribution", variable: "ONTHEMAP_TILES_ATTRIBUTION").raw(tilesAttribution)
+        switch (url, attribution) {
+        case (nil, nil):
+            break
+        case let ((urlText, urlSource)?, (attributionText, _)?):
+            guard let tiles = TileSource(urlTemplate: urlText, attribution: attributionText) else {
+                throw ValidationError("""
+                    \(urlSource) must be an http(s) URL template with {z}, {x} and {y} (and at most a leading {s}. in the host), \
+                    with a one-line --tiles-attribution; got "\(urlText)".
+                    """)
+            }
+            settings.tiles = tiles
+        case ((_, let source)?, nil), (nil, (_, let source)?):
+            throw ValidationError("\(source) needs its partner: set both --tiles-url and --tiles-attribution (tile providers require credit).")
+        }
+        return settings
+    }
+
     private func logLevelSetting() throws -> Logger.Level {
         try Setting(flag: "--log-level", variable: "ONTHEMAP_LOG_LEVEL")
             .value(logLevel, default: .info, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
@@ -132,6 +170,7 @@ struct ServeCommand: AsyncParsableCommand {
                 return text
             }
         configuration.geocoderUpstream = upstream.isEmpty ? nil : upstream
+        configuration.webClient = try webClientSettings()
         return configuration
     }
 }

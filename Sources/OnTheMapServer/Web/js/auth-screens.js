@@ -1,0 +1,73 @@
+// Login and sign-up. Nothing typed here is kept: the fields are cleared once the server has
+// answered yes, and the session lives in an HttpOnly cookie the page cannot read.
+import { logIn, signUp } from './api.js';
+import { setBusy, showMessage } from './dom.js';
+
+const byId = (id) => document.getElementById(id);
+
+/** Wires both forms; `onLoggedIn` runs after a successful login or sign-up. */
+export function setUpAuthScreens(onLoggedIn) {
+  const loginForm = byId('login-form');
+  loginForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const email = byId('login-email');
+    const password = byId('login-password');
+    const error = byId('login-error');
+    if (!email.value.trim() || !password.value) {
+      showMessage(error, 'Enter your email and password.');
+      (email.value.trim() ? password : email).focus();
+      return;
+    }
+    await submit(byId('login-button'), error, () => logIn(email.value.trim(), password.value), () => {
+      loginForm.reset();
+      onLoggedIn();
+    });
+  });
+
+  const signupForm = byId('signup-form');
+  signupForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const error = byId('signup-error');
+    const fields = {
+      firstName: byId('signup-first').value.trim(),
+      lastName: byId('signup-last').value.trim(),
+      email: byId('signup-email').value.trim(),
+      password: byId('signup-password').value,
+    };
+    const problem = signUpProblem(fields);
+    if (problem) {
+      showMessage(error, problem.message);
+      byId(problem.field).focus();
+      return;
+    }
+    await submit(byId('signup-button'), error, () => signUp(fields), () => {
+      signupForm.reset();
+      onLoggedIn();
+    });
+  });
+}
+
+/** Runs `call` with the button busy; shows its failure in `errorNode`, else runs `then`. */
+async function submit(button, errorNode, call, then) {
+  showMessage(errorNode, '');
+  setBusy(button, true);
+  try {
+    await call();
+  } catch (failure) {
+    showMessage(errorNode, failure.message);
+    return;
+  } finally {
+    setBusy(button, false);
+  }
+  then();
+}
+
+/** The first thing wrong with a sign-up, checked here so the answer is instant. */
+function signUpProblem({ firstName, lastName, email, password }) {
+  if (!firstName) return { field: 'signup-first', message: 'Enter your first name.' };
+  if (!lastName) return { field: 'signup-last', message: 'Enter your last name.' };
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { field: 'signup-email', message: 'Enter a valid email address, like name@example.com.' };
+  if (password.length < 8) return { field: 'signup-password', message: 'Choose a password of at least 8 characters.' };
+  if (password.length > 128) return { field: 'signup-password', message: 'Choose a password of at most 128 characters.' };
+  return null;
+}

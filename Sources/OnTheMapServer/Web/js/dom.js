@@ -1,0 +1,36 @@
+// Building the page from data. User text only ever enters the page through text nodes and
+// attribute values, never through HTML parsing, so a name like <img onerror=…> stays text.
+
+/** Creates `tag` with attributes (null/false ones skipped) and children (strings become text). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Shows `message` in `node` (a text-only element), or hides it when the message is empty. */
+export function showMessage(node, message) {
+  node.textContent = message || '';
+  node.hidden = !message;
+}
+
+/** Marks a field invalid with its message (or valid), linking the message for screen readers. */
+export function setFieldError(input, messageNode, message) {
+  showMessage(messageNode, message);
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+}
+
+/** Sets a button's busy state; the label stays so screen readers still know what it is. */
+export function setBusy(button, busy) {
+  button.disabled = busy;
+  if (busy) button.setAttribute('aria-busy', 'true');
+  else button.removeAttribute('aria-busy');
+}

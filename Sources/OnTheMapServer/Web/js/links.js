@@ -1,0 +1,41 @@
+// What may be clicked. Only http and https links are ever made clickable; everything else
+// (javascript:, data:, a bare word) is shown as plain text.
+
+/** The URL as a string when it is an absolute http(s) URL with a host, else null. */
+export function safeHref(text) {
+  if (typeof text !== 'string') return null;
+  let url;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return null;
+  return url.href;
+}
+
+/** The host to show for a link ("github.com"), or null when it is not clickable. */
+export function linkHost(text) {
+  const href = safeHref(text);
+  return href ? new URL(href).hostname.replace(/^www\./, '') : null;
+}
+
+/**
+ * Reads what a student typed as their link the way the server does: a bare "www.example.com"
+ * means https. Returns {url} or {error} with a message for the form.
+ */
+export function parseSharedLink(text) {
+  const trimmed = (text || '').trim();
+  if (!trimmed) return { error: 'Enter a link to share, such as your portfolio or LinkedIn page.' };
+  if (trimmed.length > 2048) return { error: 'That link is too long (at most 2,048 characters).' };
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+\.[^:/]+:\d/.test(trimmed);
+  if (hasScheme && !/^https?:/i.test(trimmed)) {
+    return { error: 'Only web links (starting with http:// or https://) can be shared.' };
+  }
+  const candidate = hasScheme ? trimmed : `https://${trimmed}`;
+  const href = safeHref(candidate);
+  if (!href || /\s/.test(trimmed) || !new URL(href).hostname.includes('.') && new URL(href).hostname !== 'localhost') {
+    return { error: 'That doesn’t look like a web address. Try something like https://example.com.' };
+  }
+  return { url: hasScheme ? trimmed : candidate };
+}

@@ -1,0 +1,113 @@
+// The main map: one pin per post, clustered so thousands stay fast, the caller's own pin drawn
+// apart from the clusters so it always stands out.
+import { createMap } from './basemap.js';
+import { displayName, popupContent } from './people.js';
+
+const L = window.L;
+const pinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
+const myPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
+const popupOptions = { className: 'pin-popup', autoPanPadding: [24, 24], maxWidth: 280, minWidth: 160 };
+
+/** Gives a marker's element a role and a spoken name once Leaflet has created it. */
+function labelMarker() {
+  const element = this.getElement();
+  if (!element) return;
+  element.setAttribute('role', 'button');
+  element.setAttribute('aria-label', this.options.title);
+}
+
+export class PinMap {
+  constructor(element) {
+    this.element = element;
+    this.map = null;
+    this.markers = new Map();
+    this.clusters = null;
+    this.mine = null;
+  }
+
+  /** Draws the basemap; call once before `show`. */
+  async open() {
+    this.map = await createMap(this.element);
+    this.clusters = L.markerClusterGroup({
+      chunkedLoading: true,
+      showCoverageOnHover: false,
+      spiderfyOnMaxZoom: true,
+      maxClusterRadius: 60,
+    });
+    this.clusters.on('click', (event) => this.openPopup(event.layer));
+    this.map.addLayer(this.clusters);
+  }
+
+  /**
+   * Replaces the pins with `locations`; the pin whose objectId is `myObjectId` is the caller's.
+   * Resolves when every pin is on the map. Fits the view to the pins unless `keepView`.
+   */
+  show(locations, myObjectId, { keepView = false } = {}) {
+    this.clusters.clearLayers();
+    if (this.mine) this.mine.remove();
+    this.markers.clear();
+    this.mine = null;
+    const clustered = [];
+    for (const location of locations) {
+      if (!Number.isFinite(location.latitude) || !Number.isFinite(location.longitude)) continue;
+      const isMine = location.objectId === myObjectId;
+      const marker = L.marker([location.latitude, location.longitude], {
+        icon: isMine ? myPinIcon : pinIcon,
+        title: `${displayName(location)}${isMine ? ' (you)' : ''}, ${location.mapString || ''}`.replace(/, $/, ''),
+        keyboard: true,
+        zIndexOffset: isMine ? 1000 : 0,
+      });
+      marker.location = location;
+      marker.isMine = isMine;
+      marker.on('add', labelMarker);
+      this.markers.set(location.objectId, marker);
+      if (isMine) {
+        this.mine = marker;
+        marker.on('click', () => this.openPopup(marker));
+      } else {
+        clustered.push(marker);
+      }
+    }
+    if (this.mine) this.mine.addTo(this.map);
+    const done = new Promise((resolve) => {
+      if (clustered.length === 0) { resolve(); return; }
+      this.clusters.options.chunkProgress = (processed, total) => { if (processed === total) resolve(); };
+    });
+    this.clusters.addLayers(clustered);
+    if (!keepView) this.fitToPins();
+    return done;
+  }
+
+  /** Frames every pin; a world view when there are none. */
+  fitToPins() {
+    const points = [...this.markers.values()].map((marker) => marker.getLatLng());
+    if (points.length === 0) this.map.setView([25, 0], 2);
+    else if (points.length === 1) this.map.setView(points[0], 6);
+    else this.map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 8 });
+  }
+
+  /** Centres on a post's pin and opens its popup (after a post, for instance). */
+  focus(objectId) {
+    const marker = this.markers.get(objectId);
+    if (!marker) return;
+    this.map.setView(marker.getLatLng(), Math.max(this.map.getZoom(), 6));
+    if (marker === this.mine) this.openPopup(marker);
+    else this.clusters.zoomToShowLayer(marker, () => this.openPopup(marker));
+  }
+
+  /**
+   * Opens the popup of a pin. One popup at a time, built when asked for rather than bound to
+   * each of thousands of markers; tapping the map elsewhere closes it (Leaflet's default).
+   */
+  openPopup(marker) {
+    L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
+      .setLatLng(marker.getLatLng())
+      .setContent(popupContent(marker.location, marker.isMine))
+      .openOn(this.map);
+  }
+
+  /** Leaflet needs this after its container was hidden or resized. */
+  resize() {
+    if (this.map) this.map.invalidateSize();
+  }
+}

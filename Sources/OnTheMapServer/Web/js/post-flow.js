@@ -1,0 +1,175 @@
+// "Post my location": confirm an overwrite, ask where and which link, geocode, preview the pin
+// with other candidates, then save. Cancel leaves everything as it was at every step.
+import { geocode, saveLocation } from './api.js';
+import { createMap } from './basemap.js';
+import { el, setBusy, setFieldError, showMessage } from './dom.js';
+import { parseSharedLink } from './links.js';
+
+const L = window.L;
+const byId = (id) => document.getElementById(id);
+const precisionLabels = {
+  address: 'Street level', postcode: 'Postcode level', city: 'City level', region: 'Region level', country: 'Country level',
+};
+const zoomFor = { address: 15, postcode: 11, city: 9, region: 6, country: 4 };
+
+export class PostFlow {
+  /** `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel. */
+  constructor(onFinish) {
+    this.onFinish = onFinish;
+    this.previewMap = null;
+    this.previewPin = null;
+    this.existing = null;
+    this.candidates = [];
+    this.chosen = null;
+    this.link = '';
+    byId('post-form').addEventListener('submit', (event) => { event.preventDefault(); this.find(); });
+    byId('post-cancel').addEventListener('click', () => this.finish(null));
+    byId('preview-back').addEventListener('click', () => this.showForm());
+    byId('finish-button').addEventListener('click', () => this.save());
+    byId('post-screen').addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !byId('overwrite-dialog').open) this.finish(null);
+    });
+    const dialog = byId('overwrite-dialog');
+    byId('overwrite-cancel').addEventListener('click', () => dialog.close('cancel'));
+    byId('overwrite-confirm').addEventListener('click', () => dialog.close('overwrite'));
+  }
+
+  /**
+   * Starts the flow for the caller whose current pin is `existing` (or null). Resolves false
+   * when they decline to overwrite it, true once the form is showing.
+   */
+  async start(existing) {
+    this.existing = existing;
+    if (existing && !(await this.confirmOverwrite(existing))) return false;
+    byId('post-location').value = existing ? existing.mapString : '';
+    byId('post-link').value = existing ? existing.mediaURL : '';
+    this.showForm();
+    return true;
+  }
+
+  /** Asks in a modal dialog (focus kept inside, Escape cancels) whether to replace the pin. */
+  confirmOverwrite(existing) {
+    const dialog = byId('overwrite-dialog');
+    byId('overwrite-text').textContent =
+      `You already have a pin at “${existing.mapString}”. Posting again will overwrite it.`;
+    dialog.returnValue = '';
+    dialog.showModal();
+    byId('overwrite-cancel').focus();
+    return new Promise((resolve) => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'overwrite'), { once: true });
+    });
+  }
+
+  showForm() {
+    byId('post-form').hidden = false;
+    byId('post-preview').hidden = true;
+    showMessage(byId('post-error'), '');
+    byId('post-location').focus();
+  }
+
+  /** Checks both fields, then geocodes; each failure gets its own message by its field. */
+  async find() {
+    const locationInput = byId('post-location');
+    const linkInput = byId('post-link');
+    const place = locationInput.value.trim();
+    const link = parseSharedLink(linkInput.value);
+    setFieldError(locationInput, byId('post-location-error'), place ? '' : 'Enter where you are, such as “Lyon, France”.');
+    setFieldError(linkInput, byId('post-link-error'), link.error || '');
+    if (!place || link.error) {
+      (place ? linkInput : locationInput).focus();
+      return;
+    }
+    const button = byId('find-button');
+    setBusy(button, true);
+    button.textContent = 'Finding…';
+    try {
+      this.candidates = await geocode(place);
+    } catch (failure) {
+      setFieldError(locationInput, byId('post-location-error'), failure.message);
+      locationInput.focus();
+      return;
+    } finally {
+      setBusy(button, false);
+      button.textContent = 'Find location';
+    }
+    if (this.candidates.length === 0) {
+      setFieldError(locationInput, byId('post-location-error'),
+        `We couldn’t find “${place}”. Try a city with its country or state, like “Paris, France” or “Austin, TX”.`);
+      locationInput.focus();
+      return;
+    }
+    this.mapString = locationInput.value;
+    this.link = link.url;
+    await this.showPreview();
+  }
+
+  /** Replaces the form with a map of the best match and the other candidates to pick from. */
+  async showPreview() {
+    byId('post-form').hidden = true;
+    byId('post-preview').hidden = false;
+    showMessage(byId('post-error'), '');
+    byId('preview-link').textContent = this.link;
+    if (!this.previewMap) {
+      this.previewMap = await createMap(byId('preview-map'));
+    }
+    this.previewMap.invalidateSize();
+    this.renderCandidates();
+    this.choose(0);
+    byId('finish-button').focus();
+  }
+
+  renderCandidates() {
+    const options = this.candidates.map((candidate, index) => el('label', { class: 'candidate' },
+      el('input', { type: 'radio', name: 'candidate', value: index, checked: index === 0 }),
+      el('span', {}, candidate.name, ' · ', precisionLabels[candidate.accuracy] || candidate.accuracy)));
+    byId('candidate-options').replaceChildren(...options);
+    byId('preview-candidates').hidden = this.candidates.length < 2;
+    for (const input of byId('candidate-options').querySelectorAll('input')) {
+      input.addEventListener('change', () => this.choose(Number(input.value)));
+    }
+  }
+
+  /** Moves the preview pin to candidate `index`. */
+  choose(index) {
+    this.chosen = this.candidates[index];
+    byId('preview-name').textContent = this.chosen.name;
+    byId('preview-precision').textContent = precisionLabels[this.chosen.accuracy] || this.chosen.accuracy;
+    const point = [this.chosen.latitude, this.chosen.longitude];
+    if (this.previewPin) this.previewPin.setLatLng(point);
+    else {
+      this.previewPin = L.marker(point, {
+        icon: L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36] }),
+        keyboard: false, title: 'Your new pin',
+      }).addTo(this.previewMap);
+    }
+    this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, this.previewMap.getMaxZoom()));
+  }
+
+  /** Saves the pin (creating or updating); a refusal is explained and the preview stays. */
+  async save() {
+    const button = byId('finish-button');
+    const error = byId('post-error');
+    showMessage(error, '');
+    setBusy(button, true);
+    try {
+      const fields = {
+        mapString: this.mapString, mediaURL: this.link,
+        latitude: this.chosen.latitude, longitude: this.chosen.longitude,
+      };
+      const saved = await saveLocation(this.existing && this.existing.objectId, fields);
+      this.finish((this.existing && this.existing.objectId) || saved.objectId);
+    } catch (failure) {
+      showMessage(error, `Your pin wasn’t saved. ${failure.message}`);
+      button.focus();
+    } finally {
+      setBusy(button, false);
+    }
+  }
+
+  finish(objectId) {
+    for (const [input, message] of [['post-location', 'post-location-error'], ['post-link', 'post-link-error']]) {
+      setFieldError(byId(input), byId(message), '');
+    }
+    this.onFinish(objectId);
+  }
+}

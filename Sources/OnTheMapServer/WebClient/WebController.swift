@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Serves the web client: its own files at `/`, Leaflet under `/vendor/leaflet/`, and
+/// `/config.json` telling the client which map background the operator chose.
+struct WebController: Sendable {
+    let assets: [String: StaticAsset]
+
+    /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
+    init(settings: WebClientSettings, webRoot: URL = WebController.bundledWebRoot) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js", isDirectory: &isDirectory),
+              FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.markercluster.js") else {
+            throw StaticAssetLoader.LoadError(description: """
+                Leaflet was not found in \(settings.leafletDirectory): install Debian's libjs-leaflet and \
+                libjs-leaflet.markercluster (make run does), or point --leaflet-dir at a directory holding \
+                leaflet.js and leaflet.markercluster.js.
+                """)
+        }
+        var assets = try StaticAssetLoader.load(directory: webRoot, prefix: "/")
+        assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
+        assets["/config.json"] = try StaticAsset(bytes: Self.clientConfiguration(settings), contentType: StaticAsset.contentTypes["json"]!)
+        guard let index = assets["/index.html"] else {
+            throw StaticAssetLoader.LoadError(description: "the web client has no index.html in \(webRoot.path)")
+        }
+        assets["/"] = index
+        self.assets = assets
+    }
+
+    /// The client's files as built into the server's resource bundle.
+    static var bundledWebRoot: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        for (path, asset) in assets {
+            router.resource(RouterPath(path), [(.get, { request, _ in Self.response(for: asset, request: request) })])
+        }
+    }
+
+    /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.
+    /// `no-cache` makes browsers revalidate, so a new release is picked up at the next load.
+    static func response(for asset: StaticAsset, request: Request) -> Response {
+        let gzip = asset.gzipped != nil && acceptsGzip(request.headers[.acceptEncoding])
+        let etag = gzip ? asset.gzipETag : asset.etag
+        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: etag, .cacheControl: "no-cache"]
+        if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        let tags = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        if tags.contains(etag) || tags.contains("*") {
+            return Response(status: .notModified, headers: headers)
+        }
+        if gzip { headers[.contentEncoding] = "gzip" }
+        let body = gzip ? asset.gzipped! : asset.body
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// True when `Accept-Encoding` lists gzip (or `*`) without `q=0`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "*" else { return false }
+            return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+        }
+    }
+
+    /// `{"tiles": {"url", "attribution"}}`, or `{"tiles": null}` for the offline basemap alone.
+    private static func clientConfiguration(_ settings: WebClientSettings) throws -> Data {
+        struct Body: Encodable {
+            struct Tiles: Encodable { let url: String; let attribution: String }
+            let tiles: Tiles?
+            enum CodingKeys: CodingKey { case tiles }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(tiles, forKey: .tiles)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Body(tiles: settings.tiles.map { .init(url: $0.urlTemplate, attribution: $0.attribution) }))
+    }
+}

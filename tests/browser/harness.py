@@ -1,0 +1,128 @@
+"""A real On The Map server on a temporary SQLite file, and a headless Debian Chromium driving it.
+
+Used by the browser tests (`make test`) and the browser benchmark (`make bench`). Run with
+Debian's /usr/bin/python3, which sees the python3-selenium package.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Records every Content-Security-Policy violation the page reports, before any page script runs.
+CSP_RECORDER = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || 'inline'));
+});
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`onthemap serve` on its own port and database; `stop()` and `start()` keep the database."""
+
+    def __init__(self, binary, extra_args=()):
+        self.binary = binary
+        self.extra_args = list(extra_args)
+        self.directory = tempfile.mkdtemp(prefix="onthemap-browser-")
+        self.database = os.path.join(self.directory, "onthemap.sqlite")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self, wait_for_geocoder=True):
+        log = open(os.path.join(self.directory, "server.log"), "ab")
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--port", str(self.port), "--database", self.database, *self.extra_args],
+            stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 90
+        path = "/readyz" if wait_for_geocoder else "/healthz"
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log()}")
+            try:
+                with urllib.request.urlopen(self.base + path, timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"server not ready after 90 s: {self.log()}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+        self.process = None
+
+    def remove(self):
+        self.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def log(self):
+        with open(os.path.join(self.directory, "server.log"), "rb") as file:
+            return file.read().decode("utf-8", "replace")[-3000:]
+
+    def call(self, method, path, body=None, token=None):
+        """A JSON API call as a native client makes it (bearer token, no cookies)."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, self._json(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, self._json(error.read())
+
+    @staticmethod
+    def _json(raw):
+        text = raw.decode("utf-8")
+        if text.startswith(")]}'\n"):
+            text = text[5:]
+        return json.loads(text) if text else None
+
+    def sign_up(self, first, last, email, password="correct horse battery"):
+        """A new account; returns its session token."""
+        status, body = self.call("POST", "/v1/accounts", {"email": email, "password": password, "firstName": first, "lastName": last})
+        assert status == 201, (status, body)
+        return body["session"]["id"]
+
+    def post_location(self, token, map_string, media_url, latitude, longitude):
+        status, body = self.call("POST", "/v1/StudentLocation", {
+            "mapString": map_string, "mediaURL": media_url, "latitude": latitude, "longitude": longitude}, token)
+        assert status == 200, (status, body)
+        return body["objectId"]
+
+
+def chromium(width=1280, height=800, mobile=False):
+    """Headless Debian Chromium (as root it needs --no-sandbox), recording CSP violations."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--no-first-run", "--disable-extensions", "--lang=en-US", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    if mobile:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_RECORDER})
+    return driver
