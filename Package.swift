@@ -91,6 +91,7 @@ let package = Package(
                 "OnTheMapGeocoder",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
     ]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing; installs nothing that is already there.
 #   scripts/install-deps.sh run    what `make run` needs
-#   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests)
-#   scripts/install-deps.sh bench  what `make bench` needs (wrk)
+#   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests,
+#                                  Chromium, its driver and Selenium for the browser tests)
+#   scripts/install-deps.sh bench  what `make bench` needs (wrk, and the browser for the web client's figures)
 set -euo pipefail
 
 purpose="${1:-run}"
@@ -17,11 +18,13 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
 fi
 
-packages=(ca-certificates git zlib1g-dev)
+# Leaflet and markercluster are served to the web client from Debian's packages.
+packages=(ca-certificates git zlib1g-dev libjs-leaflet libjs-leaflet.markercluster)
+browser=(chromium chromium-driver python3-selenium)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps sqlite3) ;;
-    bench) packages+=(curl wrk sqlite3 iproute2 procps) ;;
+    test) packages+=(curl jq procps sqlite3 "${browser[@]}") ;;
+    bench) packages+=(curl wrk sqlite3 iproute2 procps "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 

@@ -18,7 +18,6 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
 }

@@ -33,7 +33,8 @@ export async function createMap(element, { zoomControl = true } = {}) {
   const tiles = config && config.tiles;
   const map = L.map(element, {
     zoomControl,
-    minZoom: 1,
+    minZoom: 0,
+    zoomSnap: 0.25,
     maxZoom: tiles ? 18 : 10,
     worldCopyJump: true,
     maxBounds: [[-89, -540], [89, 540]],
@@ -56,5 +57,6 @@ export async function createMap(element, { zoomControl = true } = {}) {
   toggleStates();
   map.attributionControl.addAttribution(NATURAL_EARTH);
   if (tiles) L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 18 }).addTo(map);
+  map.hasTiles = Boolean(tiles);
   return map;
 }

@@ -126,6 +126,17 @@ async function postFinished(objectId) {
   state.pinMap.focus(objectId);
 }
 
+/** Arrow keys move between the Map and List tabs (the ARIA tabs pattern). */
+function setUpTabs() {
+  document.querySelector('.tabs').addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const next = location.hash === '#/list' ? 'map' : 'list';
+    location.hash = `#/${next}`;
+    byId(`tab-${next}`).focus();
+  });
+}
+
 function setUpTopBar() {
   byId('refresh-button').addEventListener('click', () => load({ keepView: true }));
   byId('post-button').addEventListener('click', () => { location.hash = '#/post'; });
@@ -160,6 +171,7 @@ async function start() {
     if (state.pinMap) await load();
   });
   setUpTopBar();
+  setUpTabs();
   window.addEventListener('hashchange', route);
   try {
     state.me = await me();

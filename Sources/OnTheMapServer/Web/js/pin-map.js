@@ -8,6 +8,23 @@ const pinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin"></d
 const myPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
 const popupOptions = { className: 'pin-popup', autoPanPadding: [24, 24], maxWidth: 280, minWidth: 160 };
 
+/** A cluster's bubble: its count, and words for screen readers (the count is a number, never user text). */
+function clusterIcon(cluster) {
+  const count = cluster.getChildCount();
+  const size = count < 10 ? 'small' : count < 100 ? 'medium' : 'large';
+  return L.divIcon({
+    html: `<div><span aria-hidden="true">${count}</span><span class="visually-hidden">${count} posts here: press Enter to zoom in</span></div>`,
+    className: `marker-cluster marker-cluster-${size}`,
+    iconSize: L.point(40, 40),
+  });
+}
+
+/** Enter or Space on a focused pin: Leaflet 1.7 does not turn these into clicks. */
+function isActivation(event) {
+  const key = event.originalEvent && event.originalEvent.key;
+  return key === 'Enter' || key === ' ';
+}
+
 /** Gives a marker's element a role and a spoken name once Leaflet has created it. */
 function labelMarker() {
   const element = this.getElement();
@@ -33,9 +50,12 @@ export class PinMap {
       showCoverageOnHover: false,
       spiderfyOnMaxZoom: true,
       maxClusterRadius: 60,
+      iconCreateFunction: clusterIcon,
     });
     this.clusters.on('click', (event) => this.openPopup(event.layer));
+    this.clusters.on('keypress', (event) => { if (isActivation(event)) this.openPopup(event.layer); });
     this.map.addLayer(this.clusters);
+    this.fitControl().addTo(this.map);
   }
 
   /**
@@ -43,6 +63,7 @@ export class PinMap {
    * Resolves when every pin is on the map. Fits the view to the pins unless `keepView`.
    */
   show(locations, myObjectId, { keepView = false } = {}) {
+    this.map.closePopup();
     this.clusters.clearLayers();
     if (this.mine) this.mine.remove();
     this.markers.clear();
@@ -64,6 +85,7 @@ export class PinMap {
       if (isMine) {
         this.mine = marker;
         marker.on('click', () => this.openPopup(marker));
+        marker.on('keypress', (event) => { if (isActivation(event)) this.openPopup(marker); });
       } else {
         clustered.push(marker);
       }
@@ -76,6 +98,23 @@ export class PinMap {
     this.clusters.addLayers(clustered);
     if (!keepView) this.fitToPins();
     return done;
+  }
+
+  /** A button under the zoom buttons that frames every pin again. */
+  fitControl() {
+    const control = L.control({ position: 'topleft' });
+    control.onAdd = () => {
+      const button = L.DomUtil.create('button', 'fit-button');
+      button.id = 'fit-button';
+      button.type = 'button';
+      button.title = 'Show all pins';
+      button.setAttribute('aria-label', 'Show all pins');
+      button.innerHTML = '<svg aria-hidden="true" viewBox="0 0 24 24"><path d="M4 9V4h5v2H6v3H4zm11-5h5v5h-2V6h-3V4zM6 15v3h3v2H4v-5h2zm12 0h2v5h-5v-2h3v-3z"/></svg>';
+      L.DomEvent.disableClickPropagation(button);
+      L.DomEvent.on(button, 'click', () => this.fitToPins());
+      return button;
+    };
+    return control;
   }
 
   /** Frames every pin; a world view when there are none. */

@@ -11,6 +11,8 @@ const precisionLabels = {
   address: 'Street level', postcode: 'Postcode level', city: 'City level', region: 'Region level', country: 'Country level',
 };
 const zoomFor = { address: 15, postcode: 11, city: 9, region: 6, country: 4 };
+// The offline basemap has no streets or towns: past this zoom it shows nothing to recognise a place by.
+const offlineZoomLimit = 6;
 
 export class PostFlow {
   /** `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel. */
@@ -142,7 +144,8 @@ export class PostFlow {
         keyboard: false, title: 'Your new pin',
       }).addTo(this.previewMap);
     }
-    this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, this.previewMap.getMaxZoom()));
+    const limit = this.previewMap.hasTiles ? this.previewMap.getMaxZoom() : offlineZoomLimit;
+    this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, limit));
   }
 
   /** Saves the pin (creating or updating); a refusal is explained and the preview stays. */

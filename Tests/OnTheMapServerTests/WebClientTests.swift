@@ -1,0 +1,162 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import OnTheMapServer
+
+/// The web client's files: served at `/` with the right types, gzip, ETags and security headers.
+@Suite struct WebClientTests {
+    @Test func indexIsServedAtTheRootAndByName() async throws {
+        try await TestServer.run { server in
+            let root = try await server.send(.get, "/")
+            #expect(root.status == .ok)
+            #expect(root.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(String(buffer: root.body).contains("<title>On The Map</title>"))
+            let named = try await server.send(.get, "/index.html")
+            #expect(named.body == root.body)
+            #expect(named.headers[.eTag] == root.headers[.eTag])
+        }
+    }
+
+    @Test(arguments: [
+        ("/js/main.js", "text/javascript; charset=utf-8"),
+        ("/app.css", "text/css; charset=utf-8"),
+        ("/icon.svg", "image/svg+xml"),
+        ("/basemap/natural-earth.json", "application/json; charset=utf-8"),
+        ("/vendor/leaflet/leaflet.js", "text/javascript; charset=utf-8"),
+        ("/vendor/leaflet/leaflet.markercluster.js", "text/javascript; charset=utf-8"),
+        ("/vendor/leaflet/leaflet.css", "text/css; charset=utf-8"),
+        ("/vendor/leaflet/images/layers.png", "image/png"),
+    ])
+    func filesHaveTheirContentType(path: String, contentType: String) async throws {
+        try await TestServer.run { server in
+            let response = try await server.send(.get, path)
+            #expect(response.status == .ok, "\(path)")
+            #expect(response.headers[.contentType] == contentType)
+            #expect(response.headers[.cacheControl] == "no-cache")
+            #expect(response.body.readableBytes > 0)
+        }
+    }
+
+    @Test func securityHeadersForbidInlineCodeAndFraming() async throws {
+        try await TestServer.run { server in
+            for path in ["/", "/v1/StudentLocation", "/nope"] {
+                let response = try await server.send(.get, path)
+                let policy = try #require(response.headers[.contentSecurityPolicy])
+                #expect(policy.contains("script-src 'self'"))
+                #expect(policy.contains("style-src 'self'"))
+                #expect(policy.contains("frame-ancestors 'none'"))
+                #expect(policy.contains("object-src 'none'"))
+                #expect(!policy.contains("unsafe-inline"))
+                #expect(!policy.contains("unsafe-eval"))
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                #expect(response.headers[.referrerPolicy] == "no-referrer")
+            }
+        }
+    }
+
+    @Test func gzipIsSentOnlyWhenAccepted() async throws {
+        try await TestServer.run { server in
+            let plain = try await server.send(.get, "/basemap/natural-earth.json")
+            #expect(plain.headers[.contentEncoding] == nil)
+            #expect(plain.headers[.vary] == "Accept-Encoding")
+            let gzipped = try await server.send(.get, "/basemap/natural-earth.json", headers: [.acceptEncoding: "gzip, deflate, br"])
+            #expect(gzipped.headers[.contentEncoding] == "gzip")
+            #expect(gzipped.body.readableBytes * 2 < plain.body.readableBytes)
+            var compressed = gzipped.body
+            let decompressed = try compressed.decompress(with: .gzip())
+            #expect(decompressed == plain.body)
+            #expect(gzipped.headers[.eTag] != plain.headers[.eTag])
+            let refused = try await server.send(.get, "/basemap/natural-earth.json", headers: [.acceptEncoding: "gzip;q=0"])
+            #expect(refused.headers[.contentEncoding] == nil)
+        }
+    }
+
+    @Test func aCurrentCopyIsRevalidatedWith304() async throws {
+        try await TestServer.run { server in
+            let first = try await server.send(.get, "/js/main.js")
+            let etag = try #require(first.headers[.eTag])
+            let again = try await server.send(.get, "/js/main.js", headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+            let stale = try await server.send(.get, "/js/main.js", headers: [.ifNoneMatch: "\"other\""])
+            #expect(stale.status == .ok)
+        }
+    }
+
+    @Test func headAnswersWithoutABodyAndOtherMethodsAre405() async throws {
+        try await TestServer.run { server in
+            let head = try await server.send(.head, "/app.css")
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            let post = try await server.send(.post, "/app.css", body: "x")
+            #expect(post.status == .methodNotAllowed)
+        }
+    }
+
+    @Test func precompressedAndUnknownFilesAreNotServed() async throws {
+        try await TestServer.run { server in
+            let precompressed = try await server.send(.get, "/vendor/leaflet/leaflet.js.gz")
+            #expect(precompressed.status == .notFound)
+            let brotli = try await server.send(.get, "/vendor/leaflet/leaflet.css.brotli")
+            #expect(brotli.status == .notFound)
+        }
+    }
+
+    @Test func clientConfigurationNamesNoTilesByDefault() async throws {
+        try await TestServer.run { server in
+            let response = try await server.send(.get, "/config.json")
+            #expect(String(buffer: response.body) == #"{"tiles":null}"#)
+            #expect(response.headers[.contentSecurityPolicy]?.contains("img-src 'self';") == true)
+        }
+    }
+
+    @Test func configuredTilesReachTheClientAndTheCSP() async throws {
+        let tiles = try #require(TileSource(urlTemplate: "https://{s}.tile.example.org/{z}/{x}/{y}.png", attribution: "© Example"))
+        try await TestServer.run(configure: { $0.webClient.tiles = tiles }) { server in
+            let response = try await server.send(.get, "/config.json")
+            #expect(String(buffer: response.body) == #"{"tiles":{"attribution":"© Example","url":"https://{s}.tile.example.org/{z}/{x}/{y}.png"}}"#)
+            #expect(response.headers[.contentSecurityPolicy]?.contains("img-src 'self' https://*.tile.example.org;") == true)
+        }
+    }
+
+    @Test(arguments: [
+        ("https://tile.example.org/{z}/{x}/{y}.png", "© Example", "https://tile.example.org"),
+        ("http://localhost:8081/tiles/{z}/{x}/{y}.png", "Local", "http://localhost:8081"),
+    ])
+    func tileSourcesGiveTheirCSPSource(url: String, attribution: String, source: String) throws {
+        #expect(TileSource(urlTemplate: url, attribution: attribution)?.contentSecuritySource == source)
+    }
+
+    @Test(arguments: [
+        ("https://tile.example.org/{z}/{x}/{y}.png", ""),
+        ("https://tile.example.org/{z}/{x}.png", "© Example"),
+        ("ftp://tile.example.org/{z}/{x}/{y}.png", "© Example"),
+        ("https://tile.example.org;script-src/{z}/{x}/{y}.png", "© Example"),
+        ("https://{z}.example.org/{z}/{x}/{y}.png", "© Example"),
+        ("https://tile.example.org/{z}/{x}/{y}.png", "line one\nline two"),
+    ])
+    func badTileSourcesAreRefused(url: String, attribution: String) {
+        #expect(TileSource(urlTemplate: url, attribution: attribution) == nil)
+    }
+
+    @Test func aMissingLeafletIsAStartUpErrorThatSaysWhatToInstall() throws {
+        var settings = WebClientSettings()
+        settings.leafletDirectory = "/nonexistent/leaflet"
+        #expect {
+            try WebController(settings: settings)
+        } throws: { error in
+            String(describing: error).contains("libjs-leaflet")
+        }
+    }
+
+    @Test(arguments: [
+        ("gzip", true), ("deflate, gzip;q=0.5", true), ("*", true), ("gzip;q=0", false), ("gzip; q=0.0", false),
+        ("br", false), (nil, false),
+    ] as [(String?, Bool)])
+    func acceptEncodingIsRead(header: String?, accepts: Bool) {
+        #expect(WebController.acceptsGzip(header) == accepts)
+    }
+}
