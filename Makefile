@@ -30,8 +30,10 @@ browser-test:
 	/usr/bin/python3 tests/browser/test_web_client.py .build/debug/onthemap
 
 # Refreshes the README's screenshots (docs/screenshots) from a browser-test run.
-screenshots: build-debug
-	SCREENSHOT_DIR=docs/screenshots /usr/bin/python3 tests/browser/test_web_client.py .build/debug/onthemap
+screenshots: build-debug browser-test
+	mkdir -p docs/screenshots
+	for size in phone desktop; do for screen in login map popup list post-preview; do \
+	    cp .build/screenshots/$$size-$$screen.png docs/screenshots/; done; done
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench build

@@ -4,6 +4,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 http="$("$root/scripts/bench-http.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
+# Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
+web="$(/usr/bin/python3 "$root/tests/browser/bench_web_client.py" "$root/.build/release/onthemap" 5)"
 {
     echo "# Benchmarks"
     echo
@@ -12,5 +14,7 @@ geocoder="$("$root/.build/release/geocode-bench" 3)"
     echo "$http"
     echo
     echo "$geocoder"
+    echo
+    echo "$web"
 } >"$root/BENCHMARKS.md"
 cat "$root/BENCHMARKS.md"

@@ -187,6 +187,16 @@ class WebClientFlow(BrowserTest):
         self.assertIn("don’t match an account", error.text)
         self.assertNotIn("reach the server", error.text)
 
+    def test_03b_too_many_attempts_says_so(self):
+        # Throttling counts per email and address: a stranger's email leaves Katherine's login alone.
+        for attempt in range(12):
+            self.log_in("stranger@example.com", f"guess {attempt}")
+            self.wait.until(lambda d: d.find_element(By.ID, "login-button").is_enabled())
+            if "Too many attempts" in self.by_id("login-error").text:
+                break
+        self.assertRegex(self.by_id("login-error").text, r"Too many attempts\. Try again in \d+ seconds?\.")
+        self.screenshot("too-many-attempts")
+
     def test_04_stopped_server_says_network(self):
         server.stop()
         try:
@@ -322,6 +332,27 @@ class WebClientFlow(BrowserTest):
         self.assertEqual(len(mine), 1, "one pin per student: overwritten, not added")
         self.assertEqual(mine[0]["mapString"], "Paris, TX")
         self.assertLess(mine[0]["longitude"], -90)
+
+    def test_10b_a_failed_post_says_why_and_keeps_the_preview(self):
+        before = self.api_list()
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Austin, TX")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        server.stop()
+        try:
+            self.by_id("finish-button").click()
+            error = self.visible("post-error")
+            self.assertIn("wasn’t saved", error.text)
+            self.assertIn("reach the server", error.text)
+            self.assertTrue(self.by_id("post-preview").is_displayed(), "the preview stays to try again")
+            self.screenshot("post-failed")
+        finally:
+            server.start()
+        self.by_id("post-cancel").click()
+        self.visible("app-screen")
+        self.assertEqual(self.api_list(), before)
 
     def test_11_hostile_text_stays_text(self):
         self.by_id("tab-list").click()

@@ -1,0 +1,128 @@
+"""How fast the web client's map becomes usable, in headless Chromium; prints a Markdown section.
+
+    /usr/bin/python3 tests/browser/bench_web_client.py .build/release/onthemap [runs]
+
+Seeds 10,000 posts at real places (the gazetteer's towns, fixed random seed) straight into a
+fresh SQLite file, logs in, and reads the client's own performance marks:
+  pins-requested  the download starts       pins-data  every page has arrived
+  pins-ready      every pin is on the map (clustered), a frame has been drawn and the event loop is free
+"""
+import gzip
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from harness import ROOT, Server, chromium
+
+POSTS = 10_000
+
+
+def seed(database):
+    places = []
+    with gzip.open(os.path.join(ROOT, "Sources/OnTheMapGeocoder/Resources/places.tsv.gz"), "rt", encoding="utf-8") as file:
+        for line in file:
+            fields = line.rstrip("\n").split("\t")
+            if int(fields[6] or 0) >= 50_000:
+                places.append((fields[1], float(fields[2]), float(fields[3])))
+    chooser = random.Random(20261122)
+    now = int(time.time() * 1000)
+    rows = []
+    for index in range(POSTS):
+        name, latitude, longitude = chooser.choice(places)
+        stamp = now - index * 60_000
+        rows.append((f"bench{index:05d}", str(1_000_000_000 + index), f"Student{index}", "Bench", name,
+                     f"https://example.com/{index}", latitude, longitude, stamp, stamp))
+    with sqlite3.connect(database) as connection:
+        connection.executemany(
+            "INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string,"
+            " media_url, latitude, longitude, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def measure(driver, start_mark, end_mark):
+    return driver.execute_script(
+        "const s = performance.getEntriesByName(arguments[0]).at(-1), e = performance.getEntriesByName(arguments[1]).at(-1);"
+        "return e.startTime - s.startTime;", start_mark, end_mark)
+
+
+def wait_ready(driver, minimum_pins):
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "map").get_attribute("data-ready") == "true"
+                                    and int(d.find_element(By.ID, "map").get_attribute("data-pins") or 0) >= minimum_pins)
+
+
+def event_loop_delay(driver):
+    """Milliseconds a zero-delay timer waits right now: how busy the page still is."""
+    return driver.execute_async_script(
+        "const done = arguments[0], t = performance.now(); setTimeout(() => done(performance.now() - t), 0);")
+
+
+def main():
+    binary = sys.argv[1]
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    server = Server(binary, ["--log-level", "warning"])
+    server.start(wait_for_geocoder=False)
+    server.stop()
+    seed(server.database)
+    server.start(wait_for_geocoder=False)
+    driver = chromium(1280, 800)
+    try:
+        token = server.sign_up("Bench", "Runner", "bench@example.com")
+        server.post_location(token, "Lyon, France", "https://example.com/me", 45.75, 4.85)
+        driver.get(server.base + "/")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "login-email").is_displayed())
+        driver.find_element(By.ID, "login-email").send_keys("bench@example.com")
+        driver.find_element(By.ID, "login-password").send_keys("correct horse battery")
+        driver.find_element(By.ID, "login-button").click()
+        wait_ready(driver, 100)
+
+        default_view, page_load = [], []
+        for _ in range(runs):
+            driver.refresh()
+            wait_ready(driver, 100)
+            default_view.append(measure(driver, "pins-data", "pins-ready"))
+            page_load.append(driver.execute_script("return performance.getEntriesByName('pins-ready').at(-1).startTime"))
+
+        show_all, show_all_render, delays = [], [], []
+        for _ in range(runs):
+            Select(driver.find_element(By.ID, "pin-count")).select_by_value("100")
+            wait_ready(driver, 100)
+            Select(driver.find_element(By.ID, "pin-count")).select_by_value("all")
+            wait_ready(driver, POSTS)
+            show_all.append(measure(driver, "pins-requested", "pins-ready"))
+            show_all_render.append(measure(driver, "pins-data", "pins-ready"))
+            delays.append(event_loop_delay(driver))
+        pins = driver.find_element(By.ID, "map").get_attribute("data-pins")
+    finally:
+        driver.quit()
+        server.remove()
+
+    cores = os.cpu_count()
+    version = driver.capabilities.get("browserVersion", "?")
+    row = lambda values: f"{statistics.median(values):.0f} ms | {max(values):.0f} ms"
+    print("## Web client: time to a usable map")
+    print()
+    print(f"- Date: {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}")
+    print(f"- Machine: {cores} cores, {platform.system()} {platform.release()}; headless Chromium {version}, 1280×800")
+    print(f"- Server: release build on the same machine, SQLite with {POSTS:,} posts at real towns, plus the runner's own")
+    print(f"- {runs} runs each; \"ready\" means every pin is on the map (clustered), a frame is drawn and the event loop is free")
+    print()
+    print("| what | median | worst | target |")
+    print("|---|---|---|---|")
+    print(f"| default view, 100 pins: data arrived → ready | {row(default_view)} | 500 ms |")
+    print(f"| default view: page navigation → ready (login kept, basemap included) | {row(page_load)} | |")
+    print(f"| \"All posts\" ({int(pins):,} pins): chosen → ready, download of every page included | {row(show_all)} | 2,000 ms |")
+    print(f"| \"All posts\": data arrived → ready | {row(show_all_render)} | |")
+    print(f"| \"All posts\": event-loop delay just after ready | {row(delays)} | |")
+    print()
+    print("Pins are added to markercluster in one batch and only the visible clusters become DOM nodes;")
+    print("the caller's own pin is a plain marker outside the clusters.")
+
+
+if __name__ == "__main__":
+    main()
