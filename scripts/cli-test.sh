@@ -77,6 +77,9 @@ expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must 
 expect_failure "a bad --public-url is refused" "--public-url must be an origin" "$binary" serve --public-url "ftp://x"
 expect_failure "a bad ONTHEMAP_SESSION_DAYS is refused" "ONTHEMAP_SESSION_DAYS must be a whole number of days" env ONTHEMAP_SESSION_DAYS=0 "$binary" serve
 expect_failure "a bad --geocoder-upstream is refused" "--geocoder-upstream must be an http or https URL" "$binary" serve --geocoder-upstream ftp://example.org
+expect_failure "--tiles-url needs --tiles-attribution" "needs its partner" "$binary" serve --tiles-url "https://tile.example.org/{z}/{x}/{y}.png"
+expect_failure "a tiles URL without {z}/{x}/{y} is refused" "--tiles-url must be an http.s. URL template" "$binary" serve --tiles-url "https://tile.example.org/tile.png" --tiles-attribution "© Example"
+expect_failure "a missing Leaflet names the Debian packages" "install Debian's libjs-leaflet" "$binary" serve --leaflet-dir "$work/no-leaflet" --database "$work/leaflet.sqlite" --port 0
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
 expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"

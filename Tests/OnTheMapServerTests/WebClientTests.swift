@@ -160,3 +160,31 @@ import Testing
         #expect(WebController.acceptsGzip(header) == accepts)
     }
 }
+
+/// The service worker's list of files to keep for offline use matches what the server serves.
+@Suite struct OfflineShellTests {
+    /// The quoted paths in `SHELL_FILES` of sw.js.
+    private func shellFiles(of script: String) throws -> [String] {
+        let start = try #require(script.range(of: "const SHELL_FILES = ["))
+        let end = try #require(script[start.upperBound...].range(of: "];"))
+        return script[start.upperBound..<end.lowerBound].split(separator: "'").enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    @Test func everyKeptFileIsServedAndEveryModuleIsKept() async throws {
+        try await TestServer.run { server in
+            let script = String(buffer: try await server.send(.get, "/sw.js").body)
+            let kept = try shellFiles(of: script)
+            #expect(kept.count > 10)
+            for path in kept {
+                let response = try await server.send(.get, path)
+                #expect(response.status == .ok, "sw.js keeps \(path), which the server does not serve")
+            }
+            let modules = try FileManager.default.contentsOfDirectory(
+                atPath: WebController.bundledWebRoot.appendingPathComponent("js").path)
+            for module in modules where module.hasSuffix(".js") {
+                #expect(kept.contains("/js/\(module)"), "sw.js does not keep /js/\(module): the app would not open offline")
+            }
+        }
+    }
+}

@@ -3,8 +3,12 @@
 Used by the browser tests (`make test`) and the browser benchmark (`make bench`). Run with
 Debian's /usr/bin/python3, which sees the python3-selenium package.
 """
+import http.server
 import json
 import os
+import struct
+import threading
+import zlib
 import shutil
 import socket
 import subprocess
@@ -126,3 +130,41 @@ def chromium(width=1280, height=800, mobile=False):
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_RECORDER})
     return driver
+
+
+def solid_png(size=256, rgb=(200, 230, 201)):
+    """A one-colour PNG, built with the standard library."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = b"\x00" + bytes(rgb) * size
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
+
+
+class TileServer:
+    """Answers every GET with the same map tile and counts the requests, standing in for an online
+    tile provider (there is no internet here)."""
+
+    def __init__(self):
+        tile = solid_png()
+        counter = self
+        self.requests = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                counter.requests += 1
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(tile)))
+                self.end_headers()
+                self.wfile.write(tile)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()

@@ -18,7 +18,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from harness import ROOT, Server, chromium
+from harness import ROOT, Server, TileServer, chromium
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", os.path.join(ROOT, ".build", "screenshots"))
 PASSWORD = "correct horse battery"
@@ -191,7 +191,7 @@ class WebClientFlow(BrowserTest):
         # Throttling counts per email and address: a stranger's email leaves Katherine's login alone.
         for attempt in range(12):
             self.log_in("stranger@example.com", f"guess {attempt}")
-            self.wait.until(lambda d: d.find_element(By.ID, "login-button").is_enabled())
+            self.wait.until(lambda d: d.find_element(By.ID, "login-button").get_attribute("aria-busy") is None)
             if "Too many attempts" in self.by_id("login-error").text:
                 break
         self.assertRegex(self.by_id("login-error").text, r"Too many attempts\. Try again in \d+ seconds?\.")
@@ -354,6 +354,25 @@ class WebClientFlow(BrowserTest):
         self.visible("app-screen")
         self.assertEqual(self.api_list(), before)
 
+    def test_10c_offline_the_app_opens_with_the_saved_posts(self):
+        self.wait.until(lambda d: d.execute_script("return Boolean(navigator.serviceWorker.controller)"))
+        self.by_id("refresh-button").click()
+        self.wait_for_map()
+        expected = self.by_id("map").get_attribute("data-pins")
+        rows = len(self.driver.find_elements(By.CSS_SELECTOR, "#post-list .post-row"))
+        server.stop()
+        try:
+            self.driver.refresh()
+            self.wait_for_map()
+            self.assertIn("You’re offline", self.by_id("status").text)
+            self.assertEqual(self.by_id("map").get_attribute("data-pins"), expected)
+            self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#post-list .post-row")), rows)
+            self.screenshot("offline")
+        finally:
+            server.start()
+        self.driver.find_element(By.CSS_SELECTOR, "#status button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("Showing"))
+
     def test_11_hostile_text_stays_text(self):
         self.by_id("tab-list").click()
         row = self.wait.until(lambda d: next(r for r in d.find_elements(By.CSS_SELECTOR, "#post-list .post-row") if "Hacker" in r.text))
@@ -419,10 +438,41 @@ class WebClientFlow(BrowserTest):
         self.visible("map-panel")
 
     def test_16_logout(self):
+        self.assertTrue(self.driver.execute_script("return caches.has('onthemap-data-v1')"))
         self.by_id("logout-button").click()
         self.visible("login-screen")
+        # The saved profile and posts are forgotten with the session.
+        self.wait.until(lambda d: not d.execute_script("return caches.has('onthemap-data-v1')"))
         self.driver.get(server.base + "/#/map")
         self.visible("login-screen")
+
+
+class OnlineTiles(BrowserTest):
+    """An operator's tile server: tiles load over the basemap, credited, within the CSP."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tiles = TileServer()
+        cls.tiled = Server(server.binary, ["--tiles-url", cls.tiles.base + "/{z}/{x}/{y}.png",
+                                           "--tiles-attribution", "© Test Tiles"])
+        cls.tiled.start(wait_for_geocoder=False)
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.tiled.remove()
+        cls.tiles.stop()
+
+    def test_tiles_are_drawn_and_credited(self):
+        self.tiled.sign_up("Tile", "Viewer", "tiles@example.com")
+        self.driver.get(self.tiled.base + "/")
+        self.log_in("tiles@example.com")
+        self.wait_for_map()
+        self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map img.leaflet-tile-loaded"))
+        self.assertGreater(self.tiles.requests, 0)
+        self.assertIn("© Test Tiles", self.driver.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text)
+        self.assertIn("Natural Earth", self.driver.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text)
 
 
 class PhoneLayout(BrowserTest):

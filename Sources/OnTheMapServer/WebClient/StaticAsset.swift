@@ -62,11 +62,12 @@ enum StaticAssetLoader {
             at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         guard let files else { throw LoadError(description: "cannot read \(directory.path)") }
         var assets: [String: StaticAsset] = [:]
-        let root = directory.standardizedFileURL.resolvingSymlinksInPath().path
+        let root = directory.standardizedFileURL.path
         for case let file as URL in files {
             guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
                   let contentType = StaticAsset.contentTypes[file.pathExtension.lowercased()] else { continue }
-            let path = file.standardizedFileURL.resolvingSymlinksInPath().path
+            // The URL path is where the file sits in the tree (a symlink keeps its own name).
+            let path = file.standardizedFileURL.path
             guard path.hasPrefix(root + "/") else { continue }
             let relative = String(path.dropFirst(root.count + 1))
             assets[prefix + relative] = try StaticAsset(bytes: try Data(contentsOf: file), contentType: contentType)

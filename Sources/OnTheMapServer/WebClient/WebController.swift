@@ -9,8 +9,7 @@ struct WebController: Sendable {
 
     /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
     init(settings: WebClientSettings, webRoot: URL = WebController.bundledWebRoot) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js", isDirectory: &isDirectory),
+        guard FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js"),
               FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.markercluster.js") else {
             throw StaticAssetLoader.LoadError(description: """
                 Leaflet was not found in \(settings.leafletDirectory): install Debian's libjs-leaflet and \

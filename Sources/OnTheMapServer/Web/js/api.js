@@ -18,6 +18,19 @@ export class ApiError extends Error {
 
 const networkMessage = 'Can’t reach the server. Check your internet connection and try again.';
 
+/** The oldest saved copy the service worker answered with since `trackOfflineCopies()`. */
+let oldestOfflineCopy = null;
+
+/** Starts noting answers that came from the offline copy rather than the server. */
+export function trackOfflineCopies() {
+  oldestOfflineCopy = null;
+}
+
+/** When the oldest offline copy used since tracking began was saved (a Date), or null if none was. */
+export function offlineCopySavedAt() {
+  return oldestOfflineCopy;
+}
+
 /** The XSRF cookie the server set at login, echoed on every write (api-contract.md §5.5). */
 function xsrfToken() {
   const match = document.cookie.split('; ').find((item) => item.startsWith('XSRF-TOKEN='));
@@ -38,6 +51,11 @@ async function request(method, path, { body, prefixed = false, describe = descri
     text = await response.text();
   } catch {
     throw new ApiError('network', networkMessage);
+  }
+  if (response.headers.has('X-Offline-Copy')) {
+    const savedAt = new Date(response.headers.get('X-Offline-Copy'));
+    const known = Number.isNaN(savedAt.getTime()) ? new Date(0) : savedAt;
+    if (!oldestOfflineCopy || known < oldestOfflineCopy) oldestOfflineCopy = known;
   }
   if (prefixed && text.startsWith(UDACITY_PREFIX)) text = text.slice(UDACITY_PREFIX.length);
   let json = null;

@@ -1,7 +1,7 @@
 // Login and sign-up. Nothing typed here is kept: the fields are cleared once the server has
 // answered yes, and the session lives in an HttpOnly cookie the page cannot read.
 import { logIn, signUp } from './api.js';
-import { setBusy, showMessage } from './dom.js';
+import { isBusy, setBusy, showMessage } from './dom.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -49,6 +49,7 @@ export function setUpAuthScreens(onLoggedIn) {
 
 /** Runs `call` with the button busy; shows its failure in `errorNode`, else runs `then`. */
 async function submit(button, errorNode, call, then) {
+  if (isBusy(button)) return;
   showMessage(errorNode, '');
   setBusy(button, true);
   try {

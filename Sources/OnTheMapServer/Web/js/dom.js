@@ -28,9 +28,21 @@ export function setFieldError(input, messageNode, message) {
   else input.removeAttribute('aria-invalid');
 }
 
-/** Sets a button's busy state; the label stays so screen readers still know what it is. */
+/**
+ * Sets a button's busy state. The button is not disabled, which would drop keyboard focus;
+ * `isBusy` lets its handler ignore presses until the work is done.
+ */
 export function setBusy(button, busy) {
-  button.disabled = busy;
-  if (busy) button.setAttribute('aria-busy', 'true');
-  else button.removeAttribute('aria-busy');
+  if (busy) {
+    button.setAttribute('aria-busy', 'true');
+    button.setAttribute('aria-disabled', 'true');
+  } else {
+    button.removeAttribute('aria-busy');
+    button.removeAttribute('aria-disabled');
+  }
+}
+
+/** True while `setBusy(button, true)` holds. */
+export function isBusy(button) {
+  return button.getAttribute('aria-busy') === 'true';
 }

@@ -34,7 +34,8 @@ export function parseSharedLink(text) {
   }
   const candidate = hasScheme ? trimmed : `https://${trimmed}`;
   const href = safeHref(candidate);
-  if (!href || /\s/.test(trimmed) || !new URL(href).hostname.includes('.') && new URL(href).hostname !== 'localhost') {
+  const host = href ? new URL(href).hostname : '';
+  if (!href || /\s/.test(trimmed) || (!host.includes('.') && host !== 'localhost')) {
     return { error: 'That doesn’t look like a web address. Try something like https://example.com.' };
   }
   return { url: hasScheme ? trimmed : candidate };

@@ -1,14 +1,14 @@
 // The app shell: which screen shows (from the URL hash), the data behind the map and list, and
 // the top bar's actions.
-import { latestLocations, logOut, me } from './api.js';
+import { latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { setUpAuthScreens } from './auth-screens.js';
-import { setBusy, showMessage } from './dom.js';
+import { isBusy, setBusy, showMessage } from './dom.js';
 import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
 import { renderPostList } from './post-list.js';
 
 const byId = (id) => document.getElementById(id);
-const state = { me: null, latest: [], pinCount: '100', pinMap: null, loading: null };
+const state = { me: null, latest: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0 };
 const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen'];
 
 function showScreen(id) {
@@ -29,6 +29,13 @@ function setStatus(message, { error = false, retry = null } = {}) {
   }
 }
 
+/** "at 11:20", or "on 3 Nov at 11:20" for another day. */
+function clockTime(date) {
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return sameDay ? `at ${time}` : `on ${date.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
+}
+
 /** Back to the login screen, saying why when a session ran out. */
 function loggedOut(reason = '') {
   state.me = null;
@@ -43,17 +50,23 @@ function failed(failure, retry) {
   else setStatus(failure.message, { error: true, retry });
 }
 
-/** Downloads the caller, the latest posts and the pins chosen; redraws the map and list. */
+/**
+ * Downloads the caller, the latest posts and the pins chosen; redraws the map and list. When a
+ * newer load starts (Refresh pressed twice, Show changed) the older one's answer is dropped.
+ */
 async function load({ keepView = false } = {}) {
+  const generation = ++state.loads;
   const button = byId('refresh-button');
   setBusy(button, true);
   setStatus('Loading the latest posts…');
   byId('map').dataset.ready = 'false';
   try {
+    trackOfflineCopies();
     performance.mark('pins-requested');
     const [caller, latest, pins] = await Promise.all([
       me(), latestLocations(100), state.pinCount === '100' ? null : latestLocations(state.pinCount === 'all' ? 'all' : Number(state.pinCount)),
     ]);
+    if (generation !== state.loads) return;
     performance.mark('pins-data');
     state.me = caller;
     state.latest = latest;
@@ -67,12 +80,17 @@ async function load({ keepView = false } = {}) {
     performance.mark('pins-ready');
     byId('map').dataset.pins = String(shown.length);
     byId('map').dataset.ready = 'true';
-    setStatus(shown.length === 0 ? 'No posts yet. Be the first: choose “Post my location”.'
-      : `Showing ${shown.length.toLocaleString('en')} post${shown.length === 1 ? '' : 's'} · updated ${new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`);
+    const savedAt = offlineCopySavedAt();
+    if (savedAt) {
+      setStatus(`You’re offline: showing the posts saved ${clockTime(savedAt)}.`, { error: true, retry: () => load({ keepView: true }) });
+    } else {
+      setStatus(shown.length === 0 ? 'No posts yet. Be the first: choose “Post my location”.'
+        : `Showing ${shown.length.toLocaleString('en')} post${shown.length === 1 ? '' : 's'} · updated ${clockTime(new Date())}`);
+    }
   } catch (failure) {
-    failed(failure, () => load());
+    if (generation === state.loads) failed(failure, () => load());
   } finally {
-    setBusy(button, false);
+    if (generation === state.loads) setBusy(button, false);
   }
 }
 
@@ -137,11 +155,21 @@ function setUpTabs() {
   });
 }
 
+/** The skip link moves focus without touching the hash, which names the screen. */
+function setUpSkipLink() {
+  document.querySelector('.skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    const target = byId('app-screen').hidden ? document.querySelector('main:not([hidden])') : byId('main-content');
+    if (target) { target.tabIndex = -1; target.focus(); }
+  });
+}
+
 function setUpTopBar() {
   byId('refresh-button').addEventListener('click', () => load({ keepView: true }));
   byId('post-button').addEventListener('click', () => { location.hash = '#/post'; });
   byId('logout-button').addEventListener('click', async () => {
     const button = byId('logout-button');
+    if (isBusy(button)) return;
     setBusy(button, true);
     try {
       await logOut();
@@ -172,6 +200,7 @@ async function start() {
   });
   setUpTopBar();
   setUpTabs();
+  setUpSkipLink();
   window.addEventListener('hashchange', route);
   try {
     state.me = await me();
@@ -180,6 +209,11 @@ async function start() {
     if (failure.kind !== 'session') showMessage(byId('login-error'), failure.message);
   }
   await route();
+}
+
+if ('serviceWorker' in navigator) {
+  // Offline support is an extra: the app works the same without it (plain http off localhost).
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
 }
 
 start();

@@ -2,7 +2,7 @@
 // with other candidates, then save. Cancel leaves everything as it was at every step.
 import { geocode, saveLocation } from './api.js';
 import { createMap } from './basemap.js';
-import { el, setBusy, setFieldError, showMessage } from './dom.js';
+import { el, isBusy, setBusy, setFieldError, showMessage } from './dom.js';
 import { parseSharedLink } from './links.js';
 
 const L = window.L;
@@ -71,6 +71,7 @@ export class PostFlow {
 
   /** Checks both fields, then geocodes; each failure gets its own message by its field. */
   async find() {
+    if (isBusy(byId('find-button'))) return;
     const locationInput = byId('post-location');
     const linkInput = byId('post-link');
     const place = locationInput.value.trim();
@@ -151,6 +152,7 @@ export class PostFlow {
   /** Saves the pin (creating or updating); a refusal is explained and the preview stays. */
   async save() {
     const button = byId('finish-button');
+    if (isBusy(button)) return;
     const error = byId('post-error');
     showMessage(error, '');
     setBusy(button, true);

@@ -1,0 +1,80 @@
+// Offline support. The app's own files are kept so that it opens with no connection, and the
+// last profile and posts seen are kept so that the map and list still show them (marked as a
+// saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
+const SHELL_CACHE = 'onthemap-shell-v1';
+const DATA_CACHE = 'onthemap-data-v1';
+const SHELL_FILES = [
+  '/', '/app.css', '/icon.svg', '/config.json', '/basemap/natural-earth.json',
+  '/js/main.js', '/js/api.js', '/js/auth-screens.js', '/js/basemap.js', '/js/dom.js', '/js/links.js',
+  '/js/people.js', '/js/pin-map.js', '/js/post-flow.js', '/js/post-list.js', '/js/time.js',
+  '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet.markercluster.js',
+  '/vendor/leaflet/MarkerCluster.css', '/vendor/leaflet/MarkerCluster.Default.css',
+];
+// Answers worth showing offline: who is logged in, and the posts.
+const DATA_PATHS = ['/v1/me', '/v1/StudentLocation'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  const current = [SHELL_CACHE, DATA_CACHE];
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => !current.includes(name)).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== self.location.origin) return;
+  if (event.request.method === 'DELETE' && url.pathname === '/v1/session') {
+    // Logging out forgets the saved profile and posts: the next person on this device sees none.
+    event.respondWith(fetch(event.request).finally(() => caches.delete(DATA_CACHE)));
+    return;
+  }
+  if (event.request.method !== 'GET') return;
+  if (DATA_PATHS.includes(url.pathname)) {
+    event.respondWith(networkFirst(event.request, DATA_CACHE, true));
+  } else if (url.pathname === '/' || url.pathname === '/index.html') {
+    // The app's one page, whatever its query; other pages of this origin (API answers opened
+    // in a tab) are none of the worker's business.
+    event.respondWith(networkFirst(event.request, SHELL_CACHE, false, '/'));
+  } else if (SHELL_FILES.includes(url.pathname)) {
+    event.respondWith(networkFirst(event.request, SHELL_CACHE, false));
+  }
+});
+
+/**
+ * The network's answer, kept when it is a success; the kept copy when the network fails.
+ * `cacheKey` replaces the request as the key (the page is kept under '/').
+ */
+async function networkFirst(request, cacheName, markCopies, cacheKey = null) {
+  const cache = await caches.open(cacheName);
+  const key = cacheKey || request;
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const kept = await cache.match(key);
+      const etag = response.headers.get('ETag');
+      // An unchanged file (same ETag) is not written again: the basemap is megabytes.
+      if (!kept || !etag || kept.headers.get('ETag') !== etag) await cache.put(key, await stamped(response.clone()));
+    } else if (response.status === 401 && markCopies) {
+      await cache.delete(key);
+    }
+    return response;
+  } catch (failure) {
+    const kept = await cache.match(key);
+    if (!kept) throw failure;
+    if (!markCopies) return kept;
+    const headers = new Headers(kept.headers);
+    headers.set('X-Offline-Copy', kept.headers.get('X-Saved-At') || '');
+    return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
+  }
+}
+
+/** The response with the time it was saved, so an offline copy can say how old it is. */
+async function stamped(response) {
+  const headers = new Headers(response.headers);
+  headers.set('X-Saved-At', new Date().toISOString());
+  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+}
