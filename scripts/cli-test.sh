@@ -120,6 +120,9 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 [ "$ready" = "200" ] && pass "/readyz turns ready once the geocoder has loaded" || fail "/readyz after start: $ready"
+grep -q "Web app: open http://127.0.0.1:$port/ in a browser" "$work/users.log" && pass "the log says where to open the web app" || fail "web app line in the log" "$(cat "$work/users.log")"
+page="$(curl -s "http://127.0.0.1:$port/")"
+grep -q "<title>On The Map</title>" <<<"$page" && pass "the web app is served at /" || fail "GET /" "$page"
 geocoded="$(curl -s "http://127.0.0.1:$port/v1/geocode?q=M%C3%BCnchen")"
 [ "$(jq -r '.results[0].name' <<<"$geocoded")" = "Munich, Bavaria, Germany" ] && pass "/v1/geocode answers on a live server" || fail "/v1/geocode" "$geocoded"
 login="$(curl -s -X POST "http://127.0.0.1:$port/v1/session" -d '{"udacity": {"username": "ada@example.com", "password": "secret-password-1"}}')"

@@ -17,9 +17,24 @@ public func buildApplication(
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
+        onServerRunning: { channel in
+            // Says where to point a browser, with the real port when --port 0 picked one.
+            let port = channel.localAddress?.port ?? configuration.port
+            let origin = configuration.publicURL?.origin ?? "http://\(browserHost(configuration.host)):\(port)"
+            logger.notice("Web app: open \(origin)/ in a browser")
+        },
         logger: logger)
     app.addServices(SessionSweeper(sessions: store, logger: logger))
     return app
+}
+
+/// The host to put in a URL for a browser: a wildcard address means this machine.
+private func browserHost(_ host: String) -> String {
+    switch host {
+    case "0.0.0.0", "": return "127.0.0.1"
+    case "::": return "[::1]"
+    default: return host.contains(":") ? "[\(host)]" : host
+    }
 }
 
 /// Every route and middleware, over any store.
