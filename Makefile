@@ -27,7 +27,7 @@ cli-test:
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.
 browser-test:
-	/usr/bin/python3 tests/browser/test_web_client.py .build/debug/onthemap
+	/usr/bin/python3 tests/browser/run.py .build/debug/onthemap
 
 # Refreshes the README's screenshots (docs/screenshots) from a browser-test run.
 screenshots: build-debug browser-test

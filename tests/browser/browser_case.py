@@ -1,0 +1,144 @@
+"""What every browser test shares: one real server for the whole run, a Chromium per test class,
+and helpers that read as the steps a student takes.
+
+Every test leaves a screenshot in $SCREENSHOT_DIR (default .build/screenshots) and fails if the
+page broke its Content-Security-Policy or a script opened an alert.
+"""
+import atexit
+import os
+import sqlite3
+import unittest
+
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from harness import ROOT, Server, chromium
+
+SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", os.path.join(ROOT, ".build", "screenshots"))
+BINARY = os.environ.get("ONTHEMAP_BINARY", os.path.join(ROOT, ".build/debug/onthemap"))
+PASSWORD = "correct horse battery"
+# A row as the original service could hold it: a javascript: link, which the API now refuses.
+LEGACY_NAME = "Mallory Legacy"
+LEGACY_LINK = "javascript:alert(document.cookie)"
+
+_server = None
+
+
+def shared_server():
+    """The one server of the run, started on first use, with the legacy row in its database."""
+    global _server
+    if _server is None:
+        _server = Server(BINARY)
+        _server.start(wait_for_geocoder=False)  # creates the schema
+        _server.stop()
+        with sqlite3.connect(_server.database) as connection:
+            connection.execute(
+                "INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string,"
+                " media_url, latitude, longitude, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                ("LegacyRow1", "legacy", "Mallory", "Legacy", "Honolulu", LEGACY_LINK,
+                 21.31, -157.86, 1_000_000_000_000, 1_000_000_000_000))
+        _server.start()
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        atexit.register(_server.remove)
+    return _server
+
+
+class BrowserTest(unittest.TestCase):
+    """A Chromium window on the shared server. Tests of one class run in name order and share it."""
+    width, height, mobile = 1280, 800, False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = shared_server()
+        cls.driver = chromium(cls.width, cls.height, cls.mobile)
+        cls.wait = WebDriverWait(cls.driver, 20)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def tearDown(self):
+        self.screenshot(self._testMethodName)
+        violations = self.driver.execute_script("return window.__cspViolations || []")
+        self.assertEqual(violations, [], "the page broke its Content-Security-Policy")
+        with self.assertRaises(NoAlertPresentException, msg="a script opened an alert"):
+            self.driver.switch_to.alert.text
+
+    def screenshot(self, name):
+        prefix = "phone" if self.mobile else "desktop"
+        self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{prefix}-{name}.png"))
+
+    def by_id(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def visible(self, element_id):
+        return self.wait.until(EC.visibility_of_element_located((By.ID, element_id)))
+
+    def type_into(self, element_id, text):
+        field = self.visible(element_id)
+        field.clear()
+        field.send_keys(text)
+
+    def open_app(self):
+        self.driver.get(self.server.base + "/")
+
+    def log_in(self, email, password=PASSWORD):
+        self.visible("login-email")
+        self.type_into("login-email", email)
+        self.type_into("login-password", password)
+        self.by_id("login-button").click()
+
+    def sign_up_and_log_in(self, first, last, email):
+        """A new account made through the API, then logged in through the page."""
+        self.server.sign_up(first, last, email)
+        self.open_app()
+        self.log_in(email)
+        self.wait_for_map()
+
+    def wait_for_map(self):
+        self.visible("app-screen")
+        self.wait.until(lambda d: d.find_element(By.ID, "map").get_attribute("data-ready") == "true")
+
+    def pins_on_map(self):
+        """Posts the map shows: single pins plus the counts written on cluster bubbles."""
+        return self.driver.execute_script("""
+            const singles = document.querySelectorAll('#map .leaflet-marker-icon.pin-marker').length;
+            const clustered = [...document.querySelectorAll('#map .marker-cluster span[aria-hidden]')]
+              .reduce((sum, node) => sum + Number(node.textContent), 0);
+            return singles + clustered;""")
+
+    def pin(self, label_part):
+        return self.wait.until(lambda d: next((m for m in d.find_elements(By.CSS_SELECTOR, "#map .pin-marker")
+                                               if label_part in (m.get_attribute("aria-label") or "")), None))
+
+    def open_pin(self, label_part):
+        """Frames every pin, taps the one labelled `label_part` (the tests post at places far enough
+        apart not to cluster when framed) and returns its popup."""
+        self.by_id("fit-button").click()
+        self.pin(label_part).click()
+        return self.visible_popup(label_part.split(",")[0])
+
+    def visible_popup(self, containing=""):
+        return self.wait.until(lambda d: next((popup for popup in d.find_elements(By.CSS_SELECTOR, "#map .leaflet-popup-content")
+                                               if popup.is_displayed() and containing in popup.text), None))
+
+    def api_list(self):
+        status, body = self.server.call("GET", "/v1/StudentLocation")
+        self.assertEqual(status, 200)
+        return body["results"]
+
+    def opens_in_new_window(self, element, expected_url):
+        """Clicks `element` and checks a new window loads `expected_url`; closes it again."""
+        main = self.driver.current_window_handle
+        before = set(self.driver.window_handles)
+        element.click()
+        self.wait.until(lambda d: len(d.window_handles) == len(before) + 1)
+        (new_window,) = set(self.driver.window_handles) - before
+        self.driver.switch_to.window(new_window)
+        self.wait.until(lambda d: d.current_url == expected_url)
+        # noopener: the new page cannot reach back into the app.
+        self.assertIsNone(self.driver.execute_script("return window.opener"))
+        self.driver.close()
+        self.driver.switch_to.window(main)

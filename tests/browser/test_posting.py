@@ -1,0 +1,148 @@
+"""Post my location: failures explained, preview, Finish, the overwrite question, Cancel at every
+step, a post that fails, and the app opening offline with what it saw last."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+
+from browser_case import BrowserTest
+
+
+class PostingFlow(BrowserTest):
+    """One student posting, in order: first pin, overwrite, a failed post, offline, logout."""
+
+    def mine(self):
+        return [post for post in self.api_list() if post["firstName"] == "Annie"]
+
+    def test_01_failures_are_explained_then_the_pin_is_posted(self):
+        self.sign_up_and_log_in("Annie", "Easley", "annie@example.com")
+        self.by_id("post-button").click()
+        self.visible("post-form")
+        self.assertIsNone(self.by_id("overwrite-dialog").get_attribute("open"), "no pin yet: nothing to confirm")
+        # An empty link.
+        self.type_into("post-location", "München")
+        self.by_id("find-button").click()
+        self.assertIn("Enter a link", self.visible("post-link-error").text)
+        # Invalid links.
+        self.type_into("post-link", "javascript:alert(1)")
+        self.by_id("find-button").click()
+        self.wait.until(lambda d: "Only web links" in d.find_element(By.ID, "post-link-error").text)
+        self.type_into("post-link", "not a link")
+        self.by_id("find-button").click()
+        self.wait.until(lambda d: "look like a web address" in d.find_element(By.ID, "post-link-error").text)
+        # A place the geocoder cannot find.
+        self.type_into("post-location", "Qwxzv Plorbington")
+        self.type_into("post-link", "annie.example.com")
+        self.by_id("find-button").click()
+        self.wait.until(lambda d: "couldn’t find" in d.find_element(By.ID, "post-location-error").text)
+        self.assertFalse(self.by_id("post-link-error").is_displayed())
+        # Success: the preview with place, precision and other candidates.
+        self.type_into("post-location", "Paris")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        self.assertEqual(self.by_id("preview-name").text, "Paris, Île-de-France, France")
+        self.assertEqual(self.by_id("preview-precision").text.lower(), "city level")
+        options = self.driver.find_elements(By.CSS_SELECTOR, "#candidate-options input")
+        self.assertGreater(len(options), 1, "other candidates are offered")
+        options[1].click()
+        self.assertNotEqual(self.by_id("preview-name").text, "Paris, Île-de-France, France")
+        options[0].click()
+        self.screenshot("post-preview")
+        self.by_id("finish-button").click()
+        self.wait_for_map()
+        popup = self.visible_popup("Annie Easley (you)")
+        self.assertIn("https://annie.example.com", popup.text)
+        (mine,) = self.mine()
+        self.assertEqual(mine["mapString"], "Paris")
+        self.assertEqual(mine["mediaURL"], "https://annie.example.com")
+        self.assertAlmostEqual(mine["latitude"], 48.85, places=1)
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#map .pin.mine"), "your own pin stands out")
+
+    def test_02_posting_again_asks_before_overwriting(self):
+        before = self.api_list()
+        self.by_id("post-button").click()
+        dialog = self.visible("overwrite-dialog")
+        self.assertIn("overwrite", dialog.text.lower())
+        self.assertIn("Paris", dialog.text)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "overwrite-cancel")
+        self.screenshot("overwrite-confirmation")
+        dialog.send_keys(Keys.ESCAPE)
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "overwrite-dialog")))
+        self.visible("app-screen")
+        self.assertEqual(self.api_list(), before, "cancelling changes nothing")
+        # Cancel from the form changes nothing either.
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.visible("post-form")
+        self.assertEqual(self.by_id("post-location").get_attribute("value"), "Paris")
+        self.by_id("post-cancel").click()
+        self.visible("app-screen")
+        self.assertEqual(self.api_list(), before)
+        # Cancel from the preview too.
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Lyon")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        self.by_id("post-cancel").click()
+        self.visible("app-screen")
+        self.assertEqual(self.api_list(), before)
+        # Overwrite for real.
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Paris, TX")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        self.assertEqual(self.by_id("preview-name").text, "Paris, Texas, United States")
+        self.by_id("finish-button").click()
+        self.wait_for_map()
+        self.visible_popup("Annie Easley (you)")
+        (mine,) = self.mine()
+        self.assertEqual(mine["mapString"], "Paris, TX")
+        self.assertLess(mine["longitude"], -90)
+        self.assertEqual(len(self.api_list()), len(before), "one pin per student: overwritten, not added")
+
+    def test_03_a_failed_post_says_why_and_keeps_the_preview(self):
+        before = self.api_list()
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Austin, TX")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        self.server.stop()
+        try:
+            self.by_id("finish-button").click()
+            error = self.visible("post-error")
+            self.assertIn("wasn’t saved", error.text)
+            self.assertIn("reach the server", error.text)
+            self.assertTrue(self.by_id("post-preview").is_displayed(), "the preview stays to try again")
+            self.screenshot("post-failed")
+        finally:
+            self.server.start()
+        self.by_id("post-cancel").click()
+        self.visible("app-screen")
+        self.assertEqual(self.api_list(), before)
+
+    def test_04_offline_the_app_opens_with_the_saved_posts(self):
+        self.wait.until(lambda d: d.execute_script("return Boolean(navigator.serviceWorker.controller)"))
+        self.by_id("refresh-button").click()
+        self.wait_for_map()
+        expected = self.by_id("map").get_attribute("data-pins")
+        rows = len(self.driver.find_elements(By.CSS_SELECTOR, "#post-list .post-row"))
+        self.server.stop()
+        try:
+            self.driver.refresh()
+            self.wait_for_map()
+            self.assertIn("You’re offline", self.by_id("status").text)
+            self.assertEqual(self.by_id("map").get_attribute("data-pins"), expected)
+            self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#post-list .post-row")), rows)
+            self.screenshot("offline")
+        finally:
+            self.server.start()
+        self.driver.find_element(By.CSS_SELECTOR, "#status button").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("Showing"))
+
+    def test_05_logout_forgets_the_saved_posts(self):
+        self.assertTrue(self.driver.execute_script("return caches.has('onthemap-data-v1')"))
+        self.by_id("logout-button").click()
+        self.visible("login-screen")
+        self.wait.until(lambda d: not d.execute_script("return caches.has('onthemap-data-v1')"))
