@@ -122,6 +122,25 @@ class PostingFlow(BrowserTest):
         self.visible("app-screen")
         self.assertEqual(self.api_list(), before)
 
+    def test_03b_a_session_that_ended_sends_the_student_to_login(self):
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Austin, TX")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        # The session ends behind the page's back (expired, or logged out in another tab).
+        self.driver.execute_script("""
+            const token = decodeURIComponent(document.cookie.split('; ').find(c => c.startsWith('XSRF-TOKEN=')).slice(11));
+            return fetch('/v1/session', {method: 'DELETE', headers: {'X-XSRF-TOKEN': token}}).then(r => r.status)""")
+        self.by_id("finish-button").click()
+        self.visible("login-screen")
+        self.assertIn("wasn’t saved", self.by_id("login-error").text)
+        self.assertIn("log in again", self.by_id("login-error").text)
+        self.log_in("annie@example.com")
+        self.wait_for_map()
+        (mine,) = self.mine()
+        self.assertEqual(mine["mapString"], "Paris, TX")
+
     def test_04_offline_the_app_opens_with_the_saved_posts(self):
         self.wait.until(lambda d: d.execute_script("return Boolean(navigator.serviceWorker.controller)"))
         self.by_id("refresh-button").click()

@@ -187,7 +187,7 @@ function setUpTopBar() {
 }
 
 async function start() {
-  state.postFlow = new PostFlow(postFinished);
+  state.postFlow = new PostFlow(postFinished, loggedOut);
   setUpAuthScreens(async () => {
     try {
       state.me = await me();

@@ -15,9 +15,13 @@ const zoomFor = { address: 15, postcode: 11, city: 9, region: 6, country: 4 };
 const offlineZoomLimit = 6;
 
 export class PostFlow {
-  /** `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel. */
-  constructor(onFinish) {
+  /**
+   * `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel;
+   * `onSessionEnded(message)` when the server no longer knows the student.
+   */
+  constructor(onFinish, onSessionEnded) {
     this.onFinish = onFinish;
+    this.onSessionEnded = onSessionEnded;
     this.previewMap = null;
     this.previewPin = null;
     this.existing = null;
@@ -164,6 +168,10 @@ export class PostFlow {
       const saved = await saveLocation(this.existing && this.existing.objectId, fields);
       this.finish((this.existing && this.existing.objectId) || saved.objectId);
     } catch (failure) {
+      if (failure.kind === 'session') {
+        this.onSessionEnded(`Your pin wasn’t saved. ${failure.message}`);
+        return;
+      }
       showMessage(error, `Your pin wasn’t saved. ${failure.message}`);
       button.focus();
     } finally {
