@@ -76,12 +76,14 @@ import Testing
     }
 
     @Test func slowUpstreamFallsBackOffline() async throws {
-        try await withUpstream(delay: .seconds(3)) { server, _ in
+        // The upstream would answer after 6 s; the 0.4 s timeout must answer long before. The
+        // margin is wide on purpose: this proves the timeout, it does not measure speed.
+        try await withUpstream(delay: .seconds(6)) { server, _ in
             let started = ContinuousClock.now
             let result = try #require(try await answer(server, Self.addressQuery))
             #expect(result.accuracy == "postcode")
             #expect(result.name == "94043 Mountain View, California, United States")
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(4))
         }
     }
 

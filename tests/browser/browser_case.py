@@ -113,10 +113,16 @@ class BrowserTest(unittest.TestCase):
         return self.wait.until(lambda d: next((m for m in d.find_elements(By.CSS_SELECTOR, "#map .pin-marker")
                                                if label_part in (m.get_attribute("aria-label") or "")), None))
 
+    def frame_all_pins(self):
+        """Presses the fit button and waits for the zoom and the clusters to settle, after which
+        pin elements stay put."""
+        self.by_id("fit-button").click()
+        self.wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".leaflet-zoom-anim, .leaflet-cluster-anim"))
+
     def open_pin(self, label_part):
         """Frames every pin, taps the one labelled `label_part` (the tests post at places far enough
         apart not to cluster when framed) and returns its popup."""
-        self.by_id("fit-button").click()
+        self.frame_all_pins()
         self.pin(label_part).click()
         return self.visible_popup(label_part.split(",")[0])
 

@@ -111,7 +111,7 @@ class MapAndList(BrowserTest):
         pins = self.driver.find_elements(By.CSS_SELECTOR, "#map .pin-marker[tabindex='0']")
         self.assertTrue(pins and all(p.get_attribute("aria-label") for p in pins), "pins are focusable and labelled")
         # Enter on a focused pin opens its popup; arrow keys move between the tabs.
-        self.by_id("fit-button").click()
+        self.frame_all_pins()
         self.pin("Grace Hopper").send_keys(Keys.ENTER)
         self.assertIn("Grace Hopper", self.visible_popup("Grace").text)
         self.by_id("tab-map").send_keys(Keys.ARROW_RIGHT)
@@ -119,3 +119,11 @@ class MapAndList(BrowserTest):
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "tab-list")
         self.by_id("tab-list").send_keys(Keys.ARROW_LEFT)
         self.visible("map-panel")
+
+    def test_08_opening_on_the_list_still_frames_the_map(self):
+        self.driver.get(self.server.base + "/#/list")
+        self.visible("list-panel")
+        self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#post-list .post-row"))
+        self.by_id("tab-map").click()
+        self.wait_for_map()
+        self.wait.until(lambda d: self.pins_on_map() == len(self.api_list()))

@@ -40,6 +40,7 @@ export class PinMap {
     this.markers = new Map();
     this.clusters = null;
     this.mine = null;
+    this.fitWhenShown = false;
   }
 
   /** Draws the basemap; call once before `show`. */
@@ -96,7 +97,9 @@ export class PinMap {
       this.clusters.options.chunkProgress = (processed, total) => { if (processed === total) resolve(); };
     });
     this.clusters.addLayers(clustered);
-    if (!keepView) this.fitToPins();
+    // A map in a hidden tab has no size to fit to: fit once it is shown (see `resize`).
+    if (this.map.getSize().x === 0) this.fitWhenShown = !keepView || this.fitWhenShown;
+    else if (!keepView) this.fitToPins();
     return done;
   }
 
@@ -147,6 +150,11 @@ export class PinMap {
 
   /** Leaflet needs this after its container was hidden or resized. */
   resize() {
-    if (this.map) this.map.invalidateSize();
+    if (!this.map) return;
+    this.map.invalidateSize();
+    if (this.fitWhenShown && this.map.getSize().x > 0) {
+      this.fitWhenShown = false;
+      this.fitToPins();
+    }
   }
 }
