@@ -65,6 +65,10 @@ async function request(method, path, { body, prefixed = false, describe = descri
     json = null;
   }
   if (!response.ok) throw describe(response, json);
+  if (json === null) {
+    // A proxy's or portal's page instead of the API's JSON.
+    throw new ApiError('server', 'The server sent an answer the app could not read. Try again later.', response.status);
+  }
   return json;
 }
 
