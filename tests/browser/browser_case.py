@@ -9,7 +9,7 @@ import os
 import sqlite3
 import unittest
 
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -53,7 +53,9 @@ class BrowserTest(unittest.TestCase):
     def setUpClass(cls):
         cls.server = shared_server()
         cls.driver = chromium(cls.width, cls.height, cls.mobile)
-        cls.wait = WebDriverWait(cls.driver, 20)
+        # Leaflet replaces popups and markers as the view changes: an element found a moment ago
+        # may be gone, which only means "look again".
+        cls.wait = WebDriverWait(cls.driver, 20, ignored_exceptions=[StaleElementReferenceException])
 
     @classmethod
     def tearDownClass(cls):

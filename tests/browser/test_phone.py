@@ -17,6 +17,7 @@ class PhoneLayout(BrowserTest):
         self.screenshot("login")
         self.log_in("dorothy@example.com")
         self.wait_for_map()
+        self.assertEqual(self.pins_on_map(), len(self.api_list()), "every post is on the map, framed")
         self.assert_fits()
         self.screenshot("map")
         popup = self.open_pin("Dorothy Vaughan")

@@ -55,6 +55,8 @@ export async function createMap(element, { zoomControl = true } = {}) {
   };
   map.on('zoomend', toggleStates);
   toggleStates();
+  // Credits open in a new tab: following one must not navigate away from the app.
+  map.attributionControl.setPrefix('<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>');
   map.attributionControl.addAttribution(NATURAL_EARTH);
   if (tiles) L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 18 }).addTo(map);
   map.hasTiles = Boolean(tiles);

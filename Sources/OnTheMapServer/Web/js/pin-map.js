@@ -99,7 +99,7 @@ export class PinMap {
     this.clusters.addLayers(clustered);
     // A map in a hidden tab has no size to fit to: fit once it is shown (see `resize`).
     if (this.map.getSize().x === 0) this.fitWhenShown = !keepView || this.fitWhenShown;
-    else if (!keepView) this.fitToPins();
+    else if (!keepView) this.fitToPins({ animate: false });
     return done;
   }
 
@@ -120,12 +120,15 @@ export class PinMap {
     return control;
   }
 
-  /** Frames every pin; a world view when there are none. */
-  fitToPins() {
+  /**
+   * Frames every pin; a world view when there are none. New data is framed without animation,
+   * so the pins are in place when the map says it is ready; the fit button animates.
+   */
+  fitToPins({ animate = true } = {}) {
     const points = [...this.markers.values()].map((marker) => marker.getLatLng());
-    if (points.length === 0) this.map.setView([25, 0], 2);
-    else if (points.length === 1) this.map.setView(points[0], 6);
-    else this.map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 8 });
+    if (points.length === 0) this.map.setView([25, 0], 2, { animate });
+    else if (points.length === 1) this.map.setView(points[0], 6, { animate });
+    else this.map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 8, animate });
   }
 
   /** Centres on a post's pin and opens its popup (after a post, for instance). */
@@ -154,7 +157,7 @@ export class PinMap {
     this.map.invalidateSize();
     if (this.fitWhenShown && this.map.getSize().x > 0) {
       this.fitWhenShown = false;
-      this.fitToPins();
+      this.fitToPins({ animate: false });
     }
   }
 }
