@@ -80,6 +80,8 @@ expect_failure "a bad --geocoder-upstream is refused" "--geocoder-upstream must 
 expect_failure "--tiles-url needs --tiles-attribution" "needs its partner" "$binary" serve --tiles-url "https://tile.example.org/{z}/{x}/{y}.png"
 expect_failure "a tiles URL without {z}/{x}/{y} is refused" "--tiles-url must be an http.s. URL template" "$binary" serve --tiles-url "https://tile.example.org/tile.png" --tiles-attribution "© Example"
 expect_failure "a missing Leaflet names the Debian packages" "install Debian's libjs-leaflet" "$binary" serve --leaflet-dir "$work/no-leaflet" --database "$work/leaflet.sqlite" --port 0
+expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
+expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
 expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"

@@ -10,7 +10,12 @@ struct AccountService: Sendable {
     /// A hash of a random password, verified against when the email is unknown so that an unknown
     /// email and a wrong password cost the same bcrypt work and answer in about the same time.
     let decoyHash: String
+    /// Failed logins per (email, client address): guessing one account's password.
     let loginFailures: SlidingWindowLimiter
+    /// Failed logins per client address over every email: trying many accounts from one place.
+    let addressLoginFailures: SlidingWindowLimiter
+    /// Sign-ups per client address: each costs a bcrypt hash, so a flood would eat CPU.
+    let signUps: SlidingWindowLimiter
     let sessionLifetimeSeconds: Int64
 
     /// A new session: the raw token for the client and when it expires (microseconds).
@@ -20,25 +25,34 @@ struct AccountService: Sendable {
         let expiresAt: Int64
     }
 
-    /// Checks credentials; throttled per (email, client address) after repeated failures.
+    /// Checks credentials; throttled per (email, client address) after repeated failures, and per
+    /// client address after many failures over any emails.
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
         if let wait = await loginFailures.retryAfter(throttleKey) {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")
         }
+        if let wait = await addressLoginFailures.retryAfter(clientAddress) {
+            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins from your network; try again in \(wait) seconds.")
+        }
         let account = try await accounts.account(email: email)
         let matches = try await hasher.verify(password, against: account?.passwordHash ?? decoyHash)
         guard let account, matches else {
             await loginFailures.record(throttleKey)
+            await addressLoginFailures.record(clientAddress)
             throw APIError.invalidCredentials
         }
+        // Only this pair is cleared: one good login must not wipe an address's record of failures.
         await loginFailures.reset(throttleKey)
         return try await startSession(for: account)
     }
 
-    /// Creates an account and logs it in.
-    func signUp(_ request: SignUp) async throws -> IssuedSession {
+    /// Creates an account and logs it in; limited per client address.
+    func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
+        if let wait = await signUps.acquire(clientAddress) {
+            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many sign-ups from your network; try again in \(wait) seconds.")
+        }
         let hash = try await hasher.hash(request.password)
         let account = try await accounts.createAccount(
             email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: hash, isAdmin: false)

@@ -27,6 +27,11 @@ public struct AppConfiguration: Sendable {
     /// Failed logins allowed per email and client address in `loginThrottleWindowSeconds`.
     public var loginThrottleLimit = 10
     public var loginThrottleWindowSeconds = 60.0
+    /// Failed logins allowed per client address over any emails per minute. A class behind one
+    /// NAT shares an address, so this is generous; each failure costs a bcrypt verify.
+    public var loginFailuresPerAddressPerMinute = 30
+    /// Sign-ups allowed per client address in 10 minutes (a class signing up at once shares one).
+    public var signUpsPerAddressPer10Minutes = 100
     /// Writes allowed per client address per minute in `open` mode.
     public var openWritesPerMinute = 30
     /// A Nominatim-compatible search endpoint asked first for street-level input (`…/search`).

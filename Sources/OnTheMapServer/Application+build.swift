@@ -50,6 +50,8 @@ func buildRouter(
         accounts: store, sessions: store, hasher: hasher,
         decoyHash: try await hasher.hash(Identifiers.token()),
         loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
+        addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: 60),
+        signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: 600),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
@@ -73,7 +75,7 @@ func buildRouter(
         ).addRoutes(to: router)
     }
     NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store,
-                     geocoder: geocoder).addRoutes(to: router)
+                     geocoder: geocoder, trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
     GeocodeController(
         state: geocoder,
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },

@@ -10,6 +10,7 @@ struct NativeController: Sendable {
     let cookies: SessionCookies
     let health: any StoreHealth
     let geocoder: GeocoderState
+    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/accounts", [(.post, signUp)])
@@ -21,7 +22,8 @@ struct NativeController: Sendable {
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
         let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
-        let session = try await accounts.signUp(signUp)
+        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        let session = try await accounts.signUp(signUp, clientAddress: address)
         var response = try JSONResponse.make(
             LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
             status: .created)

@@ -45,6 +45,16 @@ struct ServeCommand: AsyncParsableCommand {
         "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
     var maxListLimit: String?
 
+    @Option(name: .customLong("signup-limit"), help: ArgumentHelp(
+        "Sign-ups allowed per client address in 10 minutes; a class behind one NAT shares an address (env ONTHEMAP_SIGNUP_LIMIT; default 100).",
+        valueName: "count"))
+    var signUpLimit: String?
+
+    @Option(name: .customLong("login-failure-limit"), help: ArgumentHelp(
+        "Failed logins allowed per client address per minute, over any emails (env ONTHEMAP_LOGIN_FAILURE_LIMIT; default 30).",
+        valueName: "count"))
+    var loginFailureLimit: String?
+
     @Option(name: .customLong("geocoder-upstream"), help: ArgumentHelp(
         "A Nominatim-compatible search endpoint (…/search) asked first for street addresses; the offline geocoder answers when it fails or is slow (env ONTHEMAP_GEOCODER_UPSTREAM; default none).",
         valueName: "url"))
@@ -161,6 +171,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
         configuration.maxListLimit = try Setting(flag: "--max-list-limit", variable: "ONTHEMAP_MAX_LIST_LIMIT")
             .value(maxListLimit, default: configuration.maxListLimit, expected: "a whole number from 1 to 100000") {
+                Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+            }
+        configuration.signUpsPerAddressPer10Minutes = try Setting(flag: "--signup-limit", variable: "ONTHEMAP_SIGNUP_LIMIT")
+            .value(signUpLimit, default: configuration.signUpsPerAddressPer10Minutes, expected: "a whole number from 1 to 100000") {
+                Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+            }
+        configuration.loginFailuresPerAddressPerMinute = try Setting(flag: "--login-failure-limit", variable: "ONTHEMAP_LOGIN_FAILURE_LIMIT")
+            .value(loginFailureLimit, default: configuration.loginFailuresPerAddressPerMinute, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
         let upstream = try Setting(flag: "--geocoder-upstream", variable: "ONTHEMAP_GEOCODER_UPSTREAM")

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 
 /// Issue 2, item 4: after 10 failed logins in a minute for one email from one address, 429 for that
-/// pair only.
+/// pair only. Also per address: failed logins over any emails, and sign-ups.
 @Suite struct ThrottleTests {
     let wrong = #"{"udacity": {"username": "ada@example.com", "password": "wrong password"}}"#
     let right = #"{"udacity": {"username": "ada@example.com", "password": "correct horse"}}"#
@@ -52,6 +52,54 @@ import Testing
             _ = try await server.signUp(email: "ada@example.com")
             for _ in 1...9 { try await server.send(.post, "/v1/session", body: wrong) }
             #expect(try await server.send(.post, "/v1/session", body: right).status == .ok)
+        }
+    }
+
+    @Test func manyEmailsFailingFromOneAddressAreThrottledThere() async throws {
+        try await TestServer.run(configure: { $0.loginFailuresPerAddressPerMinute = 5 }) { server in
+            _ = try await server.signUp(email: "ada@example.com")
+            let stuffer: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.9"]
+            for attempt in 1...5 {
+                let body = #"{"udacity": {"username": "guess\#(attempt)@example.com", "password": "123456"}}"#
+                #expect(try await server.send(.post, "/v1/session", body: body, headers: stuffer).status == .forbidden)
+            }
+            let blocked = try await server.send(.post, "/v1/session", body: right, headers: stuffer)
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.text.contains("from your network"))
+            #expect(Int(blocked.headers[.retryAfter] ?? "").map { (1...60).contains($0) } == true)
+            let elsewhere = try await server.send(.post, "/v1/session", body: right, headers: [.init("X-Forwarded-For")!: "198.51.100.1"])
+            #expect(elsewhere.status == .ok)
+        }
+    }
+
+    @Test func aGoodLoginDoesNotClearTheAddressRecord() async throws {
+        try await TestServer.run(configure: { $0.loginFailuresPerAddressPerMinute = 3 }) { server in
+            _ = try await server.signUp(email: "ada@example.com")
+            let address: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.9"]
+            for attempt in 1...2 {
+                try await server.send(.post, "/v1/session", body: #"{"udacity": {"username": "x\#(attempt)@example.com", "password": "p"}}"#, headers: address)
+            }
+            #expect(try await server.send(.post, "/v1/session", body: right, headers: address).status == .ok)
+            try await server.send(.post, "/v1/session", body: #"{"udacity": {"username": "x3@example.com", "password": "p"}}"#, headers: address)
+            #expect(try await server.send(.post, "/v1/session", body: right, headers: address).status == .tooManyRequests)
+        }
+    }
+
+    @Test func signUpsArePerAddressLimited() async throws {
+        try await TestServer.run(configure: { $0.signUpsPerAddressPer10Minutes = 2 }) { server in
+            let address: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.10"]
+            func signUp(_ email: String, from headers: HTTPFields) async throws -> TestResponse {
+                try await server.send(.post, "/v1/accounts", body: """
+                    {"email": "\(email)", "password": "correct horse", "firstName": "A", "lastName": "B"}
+                    """, headers: headers)
+            }
+            #expect(try await signUp("one@example.com", from: address).status == .created)
+            #expect(try await signUp("two@example.com", from: address).status == .created)
+            let third = try await signUp("three@example.com", from: address)
+            #expect(third.status == .tooManyRequests)
+            #expect(third.headers[.retryAfter] != nil)
+            #expect(try await server.store.account(email: "three@example.com") == nil, "a refused sign-up creates nothing")
+            #expect(try await signUp("three@example.com", from: [.init("X-Forwarded-For")!: "198.51.100.2"]).status == .created)
         }
     }
 }
