@@ -14,14 +14,26 @@ public indirect enum LocationFilter: Sendable, Equatable {
         case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     }
 
-    /// `self AND other`, folding the trivial cases.
-    public func and(_ other: LocationFilter) -> LocationFilter {
-        switch (self, other) {
-        case (.all, _): other
-        case (_, .all): self
-        case (.none, _), (_, .none): .none
-        default: .and([self, other])
+    /// Every part must match. An empty list (Parse's `{}`) matches everything, as does a list of
+    /// parts that each match everything; one part that matches nothing makes the whole match nothing.
+    public static func allOf(_ parts: [LocationFilter]) -> LocationFilter {
+        if parts.contains(.none) { return .none }
+        let constraining = parts.flatMap { part -> [LocationFilter] in
+            switch part {
+            case .all: []
+            case .and(let inner): inner
+            default: [part]
+            }
         }
+        return constraining.count <= 1 ? constraining.first ?? .all : .and(constraining)
+    }
+
+    /// Any part may match. One part that matches everything (`{}` in `$or`) makes the whole match
+    /// everything; parts that match nothing drop out, and with none left nothing matches.
+    public static func anyOf(_ parts: [LocationFilter]) -> LocationFilter {
+        if parts.contains(.all) { return .all }
+        let possible = parts.filter { $0 != .none }
+        return possible.count <= 1 ? possible.first ?? .none : .or(possible)
     }
 }
 
@@ -65,13 +77,13 @@ public struct WhereParser {
                 }
                 var branches: [LocationFilter] = []
                 for item in items { branches.append(try clause(item, depth: depth + 1)) }
-                parts.append(key == "$or" ? .or(branches) : .and(branches))
+                parts.append(key == "$or" ? .anyOf(branches) : .allOf(branches))
             default:
                 guard !key.hasPrefix("$") else { throw .invalidQuery("Unsupported operator \(key).", parameter: "where") }
                 parts.append(try condition(field: key, value))
             }
         }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        return .allOf(parts)
     }
 
     private mutating func condition(field name: String, _ value: JSONValue) throws(APIError) -> LocationFilter {
@@ -86,7 +98,7 @@ public struct WhereParser {
         for op in members.keys.sorted() {
             parts.append(try operation(op, field, members[op]!, name: name))
         }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        return .allOf(parts)
     }
 
     private func equality(_ field: LocationField?, _ value: JSONValue, name: String) throws(APIError) -> LocationFilter {

@@ -68,7 +68,7 @@ public struct LocationQuery: Sendable, Equatable {
                 continue
             }
         }
-        query.filter = filters.reduce(LocationFilter.all) { $0.and($1) }
+        query.filter = .allOf(filters)
         return query
     }
 

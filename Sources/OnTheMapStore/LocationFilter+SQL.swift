@@ -39,9 +39,10 @@ extension LocationFilter {
         case .none:
             return SQLRaw("1 = 0")
         case .and(let parts):
-            return SQLGroupExpression(SQLList(parts.map(\.sqlExpression), separator: SQLRaw(" AND ")))
+            // An empty group would be a syntax error; the parser folds these away, this keeps SQL valid anyway.
+            return parts.isEmpty ? SQLRaw("1 = 1") : SQLGroupExpression(SQLList(parts.map(\.sqlExpression), separator: SQLRaw(" AND ")))
         case .or(let parts):
-            return SQLGroupExpression(SQLList(parts.map(\.sqlExpression), separator: SQLRaw(" OR ")))
+            return parts.isEmpty ? SQLRaw("1 = 0") : SQLGroupExpression(SQLList(parts.map(\.sqlExpression), separator: SQLRaw(" OR ")))
         case .compare(let field, let comparison, let value):
             return SQLBinaryExpression(left: SQLColumn(field.columnName), op: comparison.sqlOperator, right: value.bind)
         case .oneOf(let field, let values, let negated):

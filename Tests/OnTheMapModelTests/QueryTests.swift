@@ -54,6 +54,19 @@ import Testing
                 == .or([.compare(.uniqueKey, .equal, .text("a")), .compare(.uniqueKey, .equal, .text("b"))]))
     }
 
+    @Test func emptyConstraintsAreNoConstraint() throws {
+        let a = LocationFilter.compare(.uniqueKey, .equal, .text("a"))
+        #expect(try parse("where={}").filter == .all)
+        #expect(try parse(#"where={"$or":[{}]}"#).filter == .all)
+        #expect(try parse(#"where={"$and":[{}]}"#).filter == .all)
+        #expect(try parse(#"where={"$or":[{},{"uniqueKey":"a"}]}"#).filter == .all)
+        #expect(try parse(#"where={"$and":[{},{"uniqueKey":"a"}]}"#).filter == a)
+        #expect(try parse(#"where={"$or":[{"uniqueKey":"a"}]}"#).filter == a)
+        #expect(try parse(#"where={"$or":[{"nope":"x"},{"uniqueKey":"a"}]}"#).filter == a)
+        #expect(try parse(#"where={"$and":[{"nope":"x"},{"uniqueKey":"a"}]}"#).filter == LocationFilter.none)
+        #expect(try parse("where={}").isDefaultList)
+    }
+
     @Test func whereRejectsWhatItCannotRun() {
         for bad in [#"where={"#, #"where=[]"#, #"where={"$or":[]}"#, #"where={"$or":{}}"#, #"where={"a":{"$regex":"x"}}"#,
                     #"where={"$where":"1"}"#, #"where={"createdAt":"tomorrow"}"#, #"where={"latitude":"north"}"#,

@@ -140,6 +140,30 @@ import Testing
         }
     }
 
+    /// In Parse an empty constraint matches everything: `{}` alone or as a member of `$or`/`$and`.
+    @Test(arguments: ["/v1/StudentLocation", "/parse/classes/StudentLocation", "/1/classes/StudentLocation"])
+    func emptyConstraintsMatchEverything(path: String) async throws {
+        try await TestServer.run { server in
+            let (students, ids) = try await seeded(server)
+            let cases: [(String, [String])] = [
+                ("{}", [ids[2], ids[1], ids[0]]),
+                (#"{"$or":[{}]}"#, [ids[2], ids[1], ids[0]]),
+                (#"{"$and":[{}]}"#, [ids[2], ids[1], ids[0]]),
+                (#"{"$or":[{},{"uniqueKey":"\#(students[0].key)"}]}"#, [ids[2], ids[1], ids[0]]),
+                (#"{"$and":[{},{"uniqueKey":"\#(students[0].key)"}]}"#, [ids[0]]),
+                (#"{"$or":[{"$and":[{}]}],"uniqueKey":"\#(students[1].key)"}"#, [ids[1]]),
+            ]
+            for (clause, expected) in cases {
+                let encoded = clause.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let response = try await server.send(.get, "\(path)?where=\(encoded)&count=1")
+                #expect(response.status == .ok, "\(clause): \(response.text)")
+                let counted = try JSONDecoder.strict.decode(StrictCountedResults.self, from: response.data)
+                #expect(counted.results.map(\.objectId) == expected, "\(clause)")
+                #expect(counted.count == expected.count, "\(clause)")
+            }
+        }
+    }
+
     @Test func countAddsTheTotalMatching() async throws {
         try await TestServer.run { server in
             _ = try await seeded(server)
