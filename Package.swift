@@ -11,7 +11,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
@@ -24,14 +24,31 @@ let package = Package(
     targets: [
         // Plain value types, validation, wire formats and the error catalogue: no I/O, no frameworks.
         .target(name: "OnTheMapModel"),
-        // Repository protocols and their one SQLKit implementation with migrations.
+        // Repository protocols, their one SQLKit implementation with migrations, the write path that
+        // announces changes.
         .target(
             name: "OnTheMapStore",
             dependencies: [
                 "OnTheMapModel",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The embedded engine: a SQLite file through GRDB (one writer with group commit, a pool of
+        // readers whose queries can be interrupted), behind the store's reader and writer seams.
+        .target(
+            name: "OnTheMapSQLite",
+            dependencies: [
+                "OnTheMapModel",
+                "OnTheMapStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Offline geocoding: gazetteer loading, normalization, index, query parsing, scoring.
@@ -68,6 +85,7 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "OnTheMapServer",
+                "OnTheMapSQLite",
                 "OnTheMapGeocoder",
                 "OnTheMapStore",
                 "OnTheMapModel",
@@ -87,8 +105,10 @@ let package = Package(
             dependencies: [
                 "OnTheMapServer",
                 "OnTheMapStore",
+                "OnTheMapSQLite",
                 "OnTheMapModel",
                 "OnTheMapGeocoder",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),

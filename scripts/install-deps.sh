@@ -19,7 +19,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 # Leaflet and markercluster are served to the web client from Debian's packages.
-packages=(ca-certificates git zlib1g-dev libjs-leaflet libjs-leaflet.markercluster)
+packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaflet.markercluster)
 browser=(chromium chromium-driver python3-selenium)
 case "$purpose" in
     run) ;;

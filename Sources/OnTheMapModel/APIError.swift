@@ -119,4 +119,20 @@ extension APIError {
     /// The database does not answer.
     public static let unavailable = APIError(
         status: 503, code: ParseErrorCode.internalServerError, message: "Service unavailable.")
+
+    /// The server has as much of this kind of work in hand as it takes; try again after `retryAfter`.
+    public static func overloaded(retryAfter: Int = 1, message: String = "The server is busy; try again in a moment.") -> APIError {
+        var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: message)
+        error.retryAfterSeconds = max(1, retryAfter)
+        return error
+    }
+
+    /// A query ran past its time budget and was stopped.
+    public static let queryTooSlow: APIError = {
+        var error = APIError(
+            status: 503, code: ParseErrorCode.internalServerError,
+            message: "The query took too long and was stopped; ask for less (a smaller skip, an indexed order or where), or try again.")
+        error.retryAfterSeconds = 1
+        return error
+    }()
 }

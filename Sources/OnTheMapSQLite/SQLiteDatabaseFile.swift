@@ -1,52 +1,80 @@
 import Foundation
+import GRDB
 import Logging
+import NIOCore
 import NIOPosix
-import SQLiteKit
+import OnTheMapStore
 
-/// An open SQLite database file, set up for a server: WAL so readers never wait for the writer,
-/// `synchronous=FULL` so an answered write survives a power cut, foreign keys on, and a busy timeout
-/// so that the CLI and the server can share the file.
+/// An open SQLite database file, set up for a server: WAL so that readers never wait for the
+/// writer, `synchronous=FULL` so that an answered write survives a power cut, foreign keys on, and
+/// a busy timeout so that the CLI and the server can share the file. One writer connection with
+/// group commit, and a pool of `readers` read-only connections.
 public final class SQLiteDatabaseFile: Sendable {
+    /// How the file is opened; the defaults suit a server.
+    public struct Options: Sendable {
+        /// Read-only connections, so this many reads can run at once.
+        public var readers = 4
+        /// How long one read may run before it is stopped.
+        public var readBudget: Duration = .milliseconds(250)
+        /// Writes that may wait for the writer before more are refused.
+        public var maxPendingWrites = 1024
+
+        public init() {}
+    }
+
     public let path: String
-    let connection: SQLiteConnection
-
+    let pool: DatabasePool
+    let writer: SQLiteBatchWriter
     /// The store over this file.
-    public var store: SQLStore { SQLStore(database: connection.sql()) }
+    public let store: SQLStore
 
-    private init(path: String, connection: SQLiteConnection) {
+    private init(path: String, pool: DatabasePool, options: Options, logger: Logger) {
         self.path = path
-        self.connection = connection
+        self.pool = pool
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let changes = LocationChangeFeed()
+        writer = SQLiteBatchWriter(pool: pool, changes: changes, maxPending: options.maxPendingWrites, logger: logger, eventLoop: eventLoop)
+        store = SQLStore(
+            reader: SQLiteReader(pool: pool, budget: options.readBudget, logger: logger, eventLoop: eventLoop),
+            writer: writer, changes: changes)
     }
 
     /// Opens (creating if needed) the file at `path` and applies the migrations.
-    public static func open(path: String, logger: Logger) async throws -> SQLiteDatabaseFile {
+    public static func open(path: String, options: Options = Options(), logger: Logger) async throws -> SQLiteDatabaseFile {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory) else {
             throw DatabaseOpenError(path: path, reason: "the folder \(directory) does not exist")
         }
-        let connection: SQLiteConnection
+        var configuration = Configuration()
+        configuration.maximumReaderCount = max(1, options.readers)
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.label = "onthemap"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool: DatabasePool
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB turns the writer to synchronous=NORMAL when it enables WAL; durability needs FULL.
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
             throw DatabaseOpenError(path: path, reason: "\(error)")
         }
-        let file = SQLiteDatabaseFile(path: path, connection: connection)
+        let file = SQLiteDatabaseFile(path: path, pool: pool, options: options, logger: logger)
         do {
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
-                           "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
-                _ = try await connection.query(pragma)
-            }
             try await file.store.migrate(logger: logger)
         } catch {
-            try? await connection.close()
+            try? await file.close()
             throw DatabaseOpenError(path: path, reason: "\(error)")
         }
         return file
     }
 
-    /// Closes the connection.
+    /// Answers the writes still waiting, then closes every connection.
     public func close() async throws {
-        try await connection.close()
+        await writer.waitUntilIdle()
+        try pool.close()
     }
 }
 

@@ -40,9 +40,9 @@ public struct AppConfiguration: Sendable {
     public var geocoderUpstreamTimeout: Duration = .milliseconds(1500)
     /// `GET /v1/geocode` requests allowed per client address per minute.
     public var geocodeRequestsPerMinute = 120
-    /// How long the cached default list may be served before it is rebuilt even without a write
-    /// through this process (picks up changes made by `onthemap user remove` in another process).
-    public var listCacheMaxAgeSeconds = 5.0
+    /// How often to check whether another process (`onthemap user remove`) wrote to the database,
+    /// so that the cached list picks the change up.
+    public var externalWriteCheckInterval: Duration = .milliseconds(500)
     /// Where Leaflet is and which map background the web client draws.
     public var webClient = WebClientSettings()
 

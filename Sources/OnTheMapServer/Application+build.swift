@@ -4,13 +4,13 @@ import OnTheMapGeocoder
 import OnTheMapModel
 import OnTheMapStore
 
-/// The store the server runs on: every repository in one.
-typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth
+/// The store the server runs on: every repository in one, and the feed of location changes.
+typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.
 public func buildApplication(
-    _ configuration: AppConfiguration, database: SQLiteDatabaseFile, logger: Logger
+    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let store = database.store
     let router = try await buildRouter(configuration, store: store, logger: logger)
@@ -24,7 +24,9 @@ public func buildApplication(
             logger.notice("Web app: open \(origin)/ in a browser")
         },
         logger: logger)
-    app.addServices(SessionSweeper(sessions: store, logger: logger))
+    app.addServices(
+        SessionSweeper(sessions: store, logger: logger),
+        ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return app
 }
 
@@ -53,9 +55,10 @@ func buildRouter(
         addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: 60),
         signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: 600),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
+    let cache = LatestListCache()
+    store.changes.subscribe { _ in cache.invalidate() }
     let locations = LocationService(
-        store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
-        cache: LatestListCache(maxAgeSeconds: configuration.listCacheMaxAgeSeconds),
+        store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit, cache: cache,
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

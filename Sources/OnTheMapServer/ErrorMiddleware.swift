@@ -26,6 +26,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return error
         case StoreError.emailTaken:
             return .emailTaken
+        case StoreError.busy:
+            return .overloaded(message: "Too many writes are waiting; try again in a moment.")
+        case StoreError.readTimedOut:
+            return .queryTooSlow
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound("No such endpoint.")

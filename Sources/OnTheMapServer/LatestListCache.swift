@@ -1,40 +1,54 @@
 import Crypto
+import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapModel
 
-/// The encoded bytes of the default list (latest 100) with their ETag, rebuilt only after a write
-/// lands, or after `maxAge` so that writes by another process (the CLI) show up too. The list is
-/// read far more often than anything is written: this turns most reads into a memory copy.
-actor LatestListCache {
+/// The encoded bytes of the default list (latest 100) with their ETag, rebuilt only after a change
+/// to a location is announced. The list is read far more often than anything is written: this turns
+/// most reads into a memory copy. Requests that miss together share one rebuild.
+final class LatestListCache: Sendable {
     struct Entry: Sendable {
         let body: ByteBuffer
         let etag: String
     }
 
-    private let maxAge: Duration
-    private var generation = 0
-    private var entry: (generation: Int, builtAt: ContinuousClock.Instant, value: Entry)?
-
-    init(maxAgeSeconds: Double) {
-        self.maxAge = .milliseconds(Int64(maxAgeSeconds * 1000))
+    private struct State {
+        /// One more for every change announced; an entry or rebuild from an older one is stale.
+        var generation = 0
+        var entry: Entry?
+        var rebuild: (generation: Int, task: Task<Entry, any Error>)?
     }
 
-    /// Drops the cached bytes; called after every write.
+    private let state = NIOLockedValueBox(State())
+
+    /// Drops the cached bytes; called for every announced change.
     func invalidate() {
-        generation += 1
-        entry = nil
+        state.withLockedValue { state in
+            state.generation += 1
+            state.entry = nil
+        }
     }
 
-    /// The cached entry, or a fresh one from `build`. A build that raced with a write is served
-    /// but not kept.
-    func get(build: @Sendable () async throws -> ByteBuffer) async throws -> Entry {
-        let now = ContinuousClock.now
-        if let entry, entry.generation == generation, now - entry.builtAt < maxAge { return entry.value }
-        let startedGeneration = generation
-        let body = try await build()
-        let value = Entry(body: body, etag: Self.etag(of: body))
-        if startedGeneration == generation { entry = (startedGeneration, now, value) }
-        return value
+    /// The cached entry, or the one a rebuild started since the last change produces; starts that
+    /// rebuild with `build` if none runs. A rebuild that raced with a change is served but not kept.
+    func get(build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {
+        let (cached, rebuild, generation) = state.withLockedValue { state -> (Entry?, Task<Entry, any Error>?, Int) in
+            if let entry = state.entry { return (entry, nil, state.generation) }
+            if let rebuild = state.rebuild, rebuild.generation == state.generation { return (nil, rebuild.task, state.generation) }
+            let task = Task {
+                let body = try await build()
+                return Entry(body: body, etag: Self.etag(of: body))
+            }
+            state.rebuild = (state.generation, task)
+            return (nil, task, state.generation)
+        }
+        if let cached { return cached }
+        let result = await rebuild!.result
+        state.withLockedValue { state in
+            if state.rebuild?.task == rebuild { state.rebuild = nil }
+            if case .success(let entry) = result, state.generation == generation { state.entry = entry }
+        }
+        return try result.get()
     }
 
     private static func etag(of body: ByteBuffer) -> String {

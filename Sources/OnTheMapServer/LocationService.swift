@@ -9,7 +9,8 @@ struct Writer: Sendable {
     let clientAddress: String
 }
 
-/// Reads and writes of student locations with the rules of api-contract.md section 5.5.
+/// Reads and writes of student locations with the rules of api-contract.md section 5.5. The list
+/// cache learns of writes from the store's change feed, not from here.
 struct LocationService: Sendable {
     let store: any LocationStore
     let writeMode: WriteMode
@@ -45,7 +46,6 @@ struct LocationService: Sendable {
         } else {
             saved = try await store.saveLocation(complete, ownerKey: nil, now: WallClock.nowMillis())
         }
-        await cache.invalidate()
         return saved
     }
 
@@ -62,7 +62,6 @@ struct LocationService: Sendable {
         guard let updated = try await store.updateLocation(objectId: objectId, with: fields, now: WallClock.nowMillis()) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
-        await cache.invalidate()
         return updated
     }
 
@@ -71,7 +70,6 @@ struct LocationService: Sendable {
         guard try await store.deleteLocation(objectId: objectId) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
-        await cache.invalidate()
     }
 
     /// Refuses a write before anything is read or changed: no session in `accounts` mode (401), or

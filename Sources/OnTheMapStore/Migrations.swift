@@ -58,25 +58,20 @@ enum Schema {
         ]),
     ]
 
-    /// Applies every migration newer than the database, each in its own transaction.
-    static func migrate(_ database: any SQLDatabase, logger: Logger) async throws {
-        try await database.withSession { db in
-            try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)").run()
-            let current = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
-                .decode(column: "version", as: Int?.self) ?? 0
-            for migration in migrations where migration.version > current {
-                try await db.raw("BEGIN").run()
-                do {
-                    for statement in migration.statements { try await db.raw(SQLQueryString(statement)).run() }
-                    let now = WallClock.nowMillis()
-                    try await db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))").run()
-                    try await db.raw("COMMIT").run()
-                    logger.info("Applied migration \(migration.version): \(migration.name)")
-                } catch {
-                    try? await db.raw("ROLLBACK").run()
-                    throw error
-                }
-            }
+    /// Applies every migration newer than the database, each as one atomic write.
+    static func migrate(reader: any SQLDatabase, writer: any StoreWriter, logger: Logger) async throws {
+        try await writer.run(SQLQueryString(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"))
+        let current = try await reader.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
+            .decode(column: "version", as: Int?.self) ?? 0
+        for migration in migrations where migration.version > current {
+            let record = SQLQueryString("""
+                INSERT INTO schema_migrations (version, name, applied_at)
+                VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: WallClock.nowMillis()))
+                """)
+            let statements: [any SQLExpression] = migration.statements.map { SQLQueryString($0) } + [record]
+            try await writer.perform(WriteUnit(statements) { _ in ((), []) })
+            logger.info("Applied migration \(migration.version): \(migration.name)")
         }
     }
 }

@@ -69,6 +69,10 @@ public struct LocationPage: Sendable, Equatable {
 public enum StoreError: Error, Equatable {
     case emailTaken
     case keyTaken
+    /// Too many writes are already waiting; try again shortly.
+    case busy
+    /// A read ran past its time budget and was stopped.
+    case readTimedOut
 }
 
 extension AccountStore {

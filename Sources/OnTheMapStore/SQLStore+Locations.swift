@@ -7,26 +7,26 @@ extension SQLStore: LocationStore {
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
         let condition = query.filter.sqlExpression
-        var select = db.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
+        var select = reader.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
         for key in query.effectiveOrder {
             select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
         }
         let rows = query.limit == 0 ? [] : try await select.limit(query.limit).offset(query.skip).all()
         var count: Int?
         if query.includeCount {
-            count = try await db.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
+            count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
                 .first()?.decode(column: "total", as: Int.self) ?? 0
         }
         return LocationPage(results: try rows.map { try Self.owned(from: $0).location }, count: count)
     }
 
     public func location(objectId: String) async throws -> OwnedLocation? {
-        try await db.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
+        try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
             .first().map(Self.owned(from:))
     }
 
     public func location(ownerKey: String) async throws -> StudentLocation? {
-        try await db.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
+        try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
             .first().map { try Self.owned(from: $0).location }
     }
 
@@ -35,7 +35,7 @@ extension SQLStore: LocationStore {
             let objectId = Identifiers.objectId()
             do {
                 // One statement, so an overwrite can never leave two pins for one account.
-                let row = try await db.raw("""
+                let statement = SQLQueryString("""
                     INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns))
                     VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
                             \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
@@ -46,9 +46,13 @@ extension SQLStore: LocationStore {
                         media_url = excluded.media_url, latitude = excluded.latitude,
                         longitude = excluded.longitude, updated_at = excluded.updated_at
                     RETURNING \(unsafeRaw: Self.locationColumns)
-                    """).first()
-                guard let row else { throw StoreError.keyTaken }
-                return try Self.owned(from: row).location
+                    """)
+                return try await writer.perform(WriteUnit([statement]) { rows in
+                    guard let row = rows[0].first else { throw StoreError.keyTaken }
+                    let saved = try Self.owned(from: row).location
+                    // The objectId drawn here comes back only when the row is new; an overwrite keeps its own.
+                    return (saved, [saved.objectId == objectId ? .created(saved) : .updated(saved)])
+                })
             } catch {
                 // A clash of random objectIds (62^10 of them) is retried; anything else is real.
                 guard attempt < 3, try await location(objectId: objectId) != nil else { throw error }
@@ -74,11 +78,19 @@ extension SQLStore: LocationStore {
             SQLRaw(" WHERE object_id = "), SQLBind(objectId),
             SQLRaw(" RETURNING \(Self.locationColumns)"),
         ], separator: SQLRaw(""))
-        return try await db.raw("\(statement)").first().map { try Self.owned(from: $0).location }
+        return try await writer.perform(WriteUnit([statement]) { rows in
+            guard let row = rows[0].first else { return (nil, []) }
+            let updated = try Self.owned(from: row).location
+            return (updated, [.updated(updated)])
+        })
     }
 
     public func deleteLocation(objectId: String) async throws -> Bool {
-        try await db.raw("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id").first() != nil
+        try await writer.perform(WriteUnit([
+            SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id"),
+        ]) { rows in
+            rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])
+        })
     }
 
     static func owned(from row: any SQLRow) throws -> OwnedLocation {

@@ -3,24 +3,32 @@ import OnTheMapModel
 import SQLKit
 
 /// The one store implementation: plain SQL through SQLKit, so the same code runs on SQLite and
-/// PostgreSQL. Every write is a single statement, hence atomic without an explicit transaction.
+/// PostgreSQL. Reads and writes take separate roads: reads run on `reader` (a pool, never waiting
+/// for a write), every write goes through `writer`, which answers once it is durable and announces
+/// what changed on `changes`.
 public struct SQLStore: Sendable {
-    let db: any SQLDatabase
+    let reader: any SQLDatabase
+    let writer: any StoreWriter
+    /// Every committed change to a location, in commit order.
+    public let changes: LocationChangeFeed
 
-    /// Wraps a database; call `migrate` before first use.
-    public init(database: any SQLDatabase) {
-        self.db = database
+    /// Wraps an engine's reader and writer; call `migrate` before first use.
+    public init(reader: any SQLDatabase, writer: any StoreWriter, changes: LocationChangeFeed) {
+        self.reader = reader
+        self.writer = writer
+        self.changes = changes
     }
 
     /// Brings the schema up to date.
     public func migrate(logger: Logger) async throws {
-        try await Schema.migrate(db, logger: logger)
+        try await Schema.migrate(reader: reader, writer: writer, logger: logger)
     }
+
 }
 
 extension SQLStore: StoreHealth {
     public func ping() async throws {
-        _ = try await db.raw("SELECT 1 AS ok").first()
+        _ = try await reader.raw("SELECT 1 AS ok").first()
     }
 }
 
@@ -29,11 +37,11 @@ extension SQLStore: AccountStore {
 
     public func insertAccount(_ account: Account) async throws {
         do {
-            try await db.raw("""
+            try await writer.run(SQLQueryString("""
                 INSERT INTO accounts (\(unsafeRaw: Self.accountColumns))
                 VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
                         \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
-                """).run()
+                """))
         } catch {
             // Which constraint failed is worded differently by each database: ask the data instead.
             if try await self.account(email: account.email) != nil { throw StoreError.emailTaken }
@@ -43,22 +51,30 @@ extension SQLStore: AccountStore {
     }
 
     public func account(key: String) async throws -> Account? {
-        try await db.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE key = \(bind: key)")
+        try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE key = \(bind: key)")
             .first().map(Self.account(from:))
     }
 
     public func account(email: String) async throws -> Account? {
-        try await db.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE email = \(bind: email)")
+        try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE email = \(bind: email)")
             .first().map(Self.account(from:))
     }
 
     public func allAccounts() async throws -> [Account] {
-        try await db.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts ORDER BY created_at, key")
+        try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts ORDER BY created_at, key")
             .all().map(Self.account(from:))
     }
 
+    /// Deletes the account's location explicitly (rather than by the foreign key's cascade) so that
+    /// the deletion is announced like any other.
     public func deleteAccount(key: String) async throws -> Bool {
-        try await db.raw("DELETE FROM accounts WHERE key = \(bind: key) RETURNING key").first() != nil
+        try await writer.perform(WriteUnit([
+            SQLQueryString("DELETE FROM student_locations WHERE owner_key = \(bind: key) RETURNING object_id"),
+            SQLQueryString("DELETE FROM accounts WHERE key = \(bind: key) RETURNING key"),
+        ]) { rows in
+            let deleted = try rows[0].map { LocationChange.Kind.deleted(objectId: try $0.decode(column: "object_id", as: String.self)) }
+            return (!rows[1].isEmpty, deleted)
+        })
     }
 
     private static func account(from row: any SQLRow) throws -> Account {
@@ -75,14 +91,14 @@ extension SQLStore: AccountStore {
 
 extension SQLStore: SessionStore {
     public func insertSession(_ session: SessionRecord) async throws {
-        try await db.raw("""
+        try await writer.run(SQLQueryString("""
             INSERT INTO sessions (token_hash, account_key, created_at, expires_at)
             VALUES (\(bind: session.tokenHash), \(bind: session.accountKey), \(bind: session.createdAt), \(bind: session.expiresAt))
-            """).run()
+            """))
     }
 
     public func session(tokenHash: String, now: Int64) async throws -> SessionRecord? {
-        guard let row = try await db.raw("""
+        guard let row = try await reader.raw("""
             SELECT token_hash, account_key, created_at, expires_at FROM sessions
             WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)
             """).first() else { return nil }
@@ -94,10 +110,10 @@ extension SQLStore: SessionStore {
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await db.raw("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)").run()
+        try await writer.run(SQLQueryString("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)"))
     }
 
     public func deleteExpiredSessions(now: Int64) async throws -> Int {
-        try await db.raw("DELETE FROM sessions WHERE expires_at <= \(bind: now) RETURNING token_hash").all().count
+        try await writer.run(SQLQueryString("DELETE FROM sessions WHERE expires_at <= \(bind: now) RETURNING token_hash")).count
     }
 }

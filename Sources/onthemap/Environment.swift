@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OnTheMapSQLite
 
 /// Reads a setting from its flag, else its `ONTHEMAP_…` variable, else a default; a bad value names
 /// where it came from.
@@ -24,15 +25,37 @@ struct Setting {
     }
 }
 
-/// `--database`, shared by every subcommand that opens the store.
+/// `--database` and how it is opened, shared by every subcommand that opens the store.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("SQLite database file, created if missing (env ONTHEMAP_DATABASE; default ./onthemap.sqlite).", valueName: "path"))
     var database: String?
+
+    @Option(name: .customLong("database-readers"), help: ArgumentHelp(
+        "Read-only connections, so this many reads run at once beside the one writer (env ONTHEMAP_DATABASE_READERS; default 4).",
+        valueName: "count"))
+    var readers: String?
+
+    @Option(name: .customLong("read-budget-ms"), help: ArgumentHelp(
+        "Milliseconds one database read may run before it is stopped and answered 503 (env ONTHEMAP_READ_BUDGET_MS; default 250).",
+        valueName: "ms"))
+    var readBudget: String?
 
     static let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")
 
     /// The path to open; created if missing.
     func path() throws -> String {
         try Self.setting.value(database, default: "./onthemap.sqlite", expected: "a file path") { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Pool size and read budget.
+    func options() throws -> SQLiteDatabaseFile.Options {
+        var options = SQLiteDatabaseFile.Options()
+        options.readers = try Setting(flag: "--database-readers", variable: "ONTHEMAP_DATABASE_READERS")
+            .value(readers, default: options.readers, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
+        options.readBudget = try Setting(flag: "--read-budget-ms", variable: "ONTHEMAP_READ_BUDGET_MS")
+            .value(readBudget, default: options.readBudget, expected: "a whole number of milliseconds from 1 to 600000") {
+                Int64($0).flatMap { (1...600_000).contains($0) ? .milliseconds($0) : nil }
+            }
+        return options
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OnTheMapServer
+import OnTheMapSQLite
 import OnTheMapStore
 
 /// `onthemap serve`: runs the HTTP server.
@@ -81,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Bad flags and variables are reported before anything starts, with this command's usage.
     func validate() throws {
         _ = try makeConfiguration()
+        _ = try database.options()
         _ = try logLevelSetting()
     }
 
@@ -93,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let database: SQLiteDatabaseFile
         do {
-            database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, logger: logger)
+            database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, options: try self.database.options(), logger: logger)
         } catch {
             throw CommandFailure("\(error)")
         }

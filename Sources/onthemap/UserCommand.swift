@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OnTheMapModel
 import OnTheMapServer
+import OnTheMapSQLite
 import OnTheMapStore
 
 /// `onthemap user …`: manage accounts directly in the database.
@@ -18,7 +19,7 @@ struct UserCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let file: SQLiteDatabaseFile
         do {
-            file = try await SQLiteDatabaseFile.open(path: try options.path(), logger: logger)
+            file = try await SQLiteDatabaseFile.open(path: try options.path(), options: try options.options(), logger: logger)
         } catch let error as DatabaseOpenError {
             throw CommandFailure(error.description)
         }

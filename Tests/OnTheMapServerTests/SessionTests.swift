@@ -55,7 +55,7 @@ import Testing
     @Test func sessionIsStoredOnlyAsHash() async throws {
         try await TestServer.run { server in
             let student = try await server.signUp()
-            let rows = try await server.store.db.raw("SELECT token_hash FROM sessions").all()
+            let rows = try await server.store.reader.raw("SELECT token_hash FROM sessions").all()
             let hashes = try rows.map { try $0.decode(column: "token_hash", as: String.self) }
             #expect(!hashes.isEmpty)
             #expect(!hashes.contains(student.token))

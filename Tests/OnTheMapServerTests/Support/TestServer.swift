@@ -6,6 +6,8 @@ import OnTheMapGeocoder
 import OnTheMapModel
 @testable import OnTheMapServer
 @testable import OnTheMapStore
+@testable import OnTheMapSQLite
+import SQLKit
 
 /// A server on a fresh temporary SQLite file, driven through Hummingbird's router test client.
 struct TestServer {
@@ -18,6 +20,7 @@ struct TestServer {
     /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
     static func run(
         configure: (inout AppConfiguration) -> Void = { _ in },
+        database options: SQLiteDatabaseFile.Options = .forTests,
         hasher: (any PasswordHasher)? = nil,
         geocoder: GeocoderState = GeocoderState(.loading),
         _ body: @Sendable (TestServer) async throws -> Void
@@ -31,7 +34,8 @@ struct TestServer {
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "onthemap-test")
         logger.logLevel = .critical
-        let database = try await SQLiteDatabaseFile.open(path: directory.appendingPathComponent("test.sqlite").path, logger: logger)
+        let database = try await SQLiteDatabaseFile.open(
+            path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
         do {
             let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder)
             let app = Application(router: router, logger: logger)
@@ -70,7 +74,7 @@ struct TestServer {
 
     /// Makes an existing account an admin, directly in the store.
     func makeAdmin(_ session: TestSession) async throws {
-        try await store.db.raw("UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: session.key)").run()
+        try await store.writer.run(SQLQueryString("UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: session.key)"))
     }
 
     /// Posts a location as `session` on the v1 path and returns its objectId.
@@ -93,8 +97,18 @@ struct TestServer {
     func snapshot() async throws -> StoreSnapshot {
         let page = try await store.locations(LocationQuery(limit: 100_000, order: [SortKey(.objectId, descending: false)]))
         let accounts = try await store.allAccounts()
-        let sessions = try await store.db.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
+        let sessions = try await store.reader.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
         return StoreSnapshot(locations: page.results, accounts: accounts, sessionCount: sessions)
+    }
+}
+
+extension SQLiteDatabaseFile.Options {
+    /// The server's defaults, but a read budget far longer than any read takes on a machine busy
+    /// with a hundred tests at once: only the suites about budgets set a short one.
+    static var forTests: Self {
+        var options = Self()
+        options.readBudget = .seconds(60)
+        return options
     }
 }
 

@@ -1,0 +1,20 @@
+/// What one committed write did to the student locations. Changes are numbered in the order their
+/// transactions committed, so a listener that sees them in order ends with what the database holds.
+public struct LocationChange: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case created(StudentLocation)
+        case updated(StudentLocation)
+        case deleted(objectId: String)
+        /// Another process (the CLI, a second server) changed the database; which rows is not known.
+        case unknown
+    }
+
+    /// 1 for the first change this process announced, then one more for each.
+    public let sequence: UInt64
+    public let kind: Kind
+
+    public init(sequence: UInt64, kind: Kind) {
+        self.sequence = sequence
+        self.kind = kind
+    }
+}

@@ -1,0 +1,160 @@
+import GRDB
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import OnTheMapModel
+import OnTheMapStore
+import SQLKit
+
+/// The one connection that writes, with group commit. Writes that arrive while a transaction is
+/// committing wait together and go into the next one: each inside its own savepoint (a write that
+/// fails rolls back alone and gets its own error), then one COMMIT, one `fsync`, for all of them.
+/// Nobody is answered before that COMMIT has returned; changes are announced just before.
+final class SQLiteBatchWriter: StoreWriter, Sendable {
+    /// A write waiting for its batch.
+    private struct PendingWrite: Sendable {
+        /// Runs the write's statements on the writer connection; returns the changes to announce.
+        let apply: @Sendable (Database) throws -> [LocationChange.Kind]
+        /// Answers the caller: nil once committed, or the error.
+        let complete: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct Queue {
+        var pending: [PendingWrite] = []
+        var draining = false
+        var idle: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let pool: DatabasePool
+    private let changes: LocationChangeFeed
+    private let maxPending: Int
+    private let maxBatch: Int
+    private let queue = NIOLockedValueBox(Queue())
+    let database: any SQLDatabase
+
+    init(pool: DatabasePool, changes: LocationChangeFeed, maxPending: Int, maxBatch: Int = 512, logger: Logger, eventLoop: any EventLoop) {
+        self.pool = pool
+        self.changes = changes
+        self.maxPending = maxPending
+        self.maxBatch = maxBatch
+        self.database = SQLiteWriterDatabase(logger: logger, eventLoop: eventLoop)
+    }
+
+    func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result {
+        let statements = try unit.statements.map { try SQLiteStatement($0, in: database) }
+        let result = NIOLockedValueBox<Result?>(nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let write = PendingWrite(
+                apply: { db in
+                    let rows = try statements.map { try $0.rows(in: db) as [any SQLRow] }
+                    let outcome = try unit.interpret(rows)
+                    result.withLockedValue { $0 = outcome.result }
+                    return outcome.changes
+                },
+                complete: { error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                })
+            enqueue(write)
+        }
+        return result.withLockedValue { $0! }
+    }
+
+    /// Waits until every write handed in so far has been answered.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idleNow = queue.withLockedValue { queue in
+                if !queue.draining { return true }
+                queue.idle.append(continuation)
+                return false
+            }
+            if idleNow { continuation.resume() }
+        }
+    }
+
+    /// Queues a write, starting the drain if none runs. A full queue refuses at once rather than
+    /// letting callers pile up without bound.
+    private func enqueue(_ write: PendingWrite) {
+        let start: Bool? = queue.withLockedValue { queue in
+            guard queue.pending.count < maxPending else { return nil }
+            queue.pending.append(write)
+            if queue.draining { return false }
+            queue.draining = true
+            return true
+        }
+        switch start {
+        case nil: write.complete(StoreError.busy)
+        case true?: Task { await self.drain() }
+        case false?: break
+        }
+    }
+
+    /// Commits batches until the queue is empty.
+    private func drain() async {
+        while let batch = nextBatch() {
+            let outcomes: [Swift.Result<[LocationChange.Kind], any Error>]
+            do {
+                outcomes = try await pool.writeWithoutTransaction { db in try Self.commit(batch, in: db) }
+            } catch {
+                for write in batch { write.complete(error) }
+                continue
+            }
+            for (write, outcome) in zip(batch, outcomes) {
+                switch outcome {
+                case .success(let kinds):
+                    changes.publish(kinds)
+                    write.complete(nil)
+                case .failure(let error):
+                    write.complete(error)
+                }
+            }
+        }
+    }
+
+    /// One transaction for the whole batch, a savepoint per write.
+    private static func commit(_ batch: [PendingWrite], in db: Database) throws -> [Swift.Result<[LocationChange.Kind], any Error>] {
+        var outcomes: [Swift.Result<[LocationChange.Kind], any Error>] = []
+        try db.inTransaction(.immediate) {
+            for write in batch {
+                do {
+                    var kinds: [LocationChange.Kind] = []
+                    try db.inSavepoint {
+                        kinds = try write.apply(db)
+                        return .commit
+                    }
+                    outcomes.append(.success(kinds))
+                } catch {
+                    outcomes.append(.failure(error))
+                }
+            }
+            return .commit
+        }
+        return outcomes
+    }
+
+    /// The writes waiting, oldest first, at most `maxBatch`; nil (and idle) when there are none.
+    private func nextBatch() -> [PendingWrite]? {
+        let (batch, idle): ([PendingWrite]?, [CheckedContinuation<Void, Never>]) = queue.withLockedValue { queue in
+            guard !queue.pending.isEmpty else {
+                queue.draining = false
+                defer { queue.idle = [] }
+                return (nil, queue.idle)
+            }
+            let batch = Array(queue.pending.prefix(maxBatch))
+            queue.pending.removeFirst(batch.count)
+            return (batch, [])
+        }
+        for waiter in idle { waiter.resume() }
+        return batch
+    }
+}
+
+/// Serializes statements in SQLite's dialect for the writer; statements are run by `perform`.
+private struct SQLiteWriterDatabase: SQLDatabase {
+    let logger: Logger
+    let eventLoop: any EventLoop
+    var dialect: any SQLDialect { SQLiteDialect() }
+
+    func execute(sql query: any SQLKit.SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        eventLoop.makeFailedFuture(SQLiteRowError.writeOutsidePerform)
+    }
+}

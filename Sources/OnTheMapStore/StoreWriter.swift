@@ -1,0 +1,34 @@
+import OnTheMapModel
+import SQLKit
+
+/// One write: statements applied together or not at all, and how to read what they returned.
+public struct WriteUnit<Result: Sendable>: Sendable {
+    public let statements: [any SQLExpression]
+    /// Reads the rows each statement returned (in order) into the caller's answer and the location
+    /// changes to announce. It runs inside the write's transaction: throwing undoes the write.
+    public let interpret: @Sendable (_ rows: [[any SQLRow]]) throws -> (result: Result, changes: [LocationChange.Kind])
+
+    public init(
+        _ statements: [any SQLExpression],
+        interpret: @escaping @Sendable (_ rows: [[any SQLRow]]) throws -> (result: Result, changes: [LocationChange.Kind])
+    ) {
+        self.statements = statements
+        self.interpret = interpret
+    }
+}
+
+/// Where every write goes. `perform` returns only once the transaction holding the write has
+/// committed durably, and announces its changes on the engine's `LocationChangeFeed` before that.
+public protocol StoreWriter: Sendable {
+    /// Only for serializing statements in the engine's dialect: writes run through `perform`.
+    var database: any SQLDatabase { get }
+    func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result
+}
+
+extension StoreWriter {
+    /// Runs one statement as a write that changes no location, returning its rows.
+    @discardableResult
+    func run(_ statement: any SQLExpression) async throws -> [any SQLRow] {
+        try await perform(WriteUnit([statement]) { rows in (rows[0], []) })
+    }
+}
