@@ -101,6 +101,16 @@ let package = Package(
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
         .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(
+            name: "OnTheMapStoreTests",
+            dependencies: [
+                "OnTheMapStore",
+                "OnTheMapSQLite",
+                "OnTheMapModel",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "OnTheMapServerTests",
             dependencies: [
                 "OnTheMapServer",

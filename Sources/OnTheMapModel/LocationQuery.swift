@@ -36,8 +36,10 @@ public struct LocationQuery: Sendable, Equatable {
 
     /// Reads the query parameters (already percent-decoded, in request order). Unknown parameters
     /// and unknown `order` keys are ignored; a limit above `maxLimit` is clamped; malformed values
-    /// are a 400.
-    public static func parse(_ parameters: [(name: String, value: String)], maxLimit: Int) throws(APIError) -> LocationQuery {
+    /// and a skip above `maxSkip` (every skipped row is walked over) are a 400.
+    public static func parse(
+        _ parameters: [(name: String, value: String)], maxLimit: Int, maxSkip: Int
+    ) throws(APIError) -> LocationQuery {
         var query = LocationQuery()
         var filters: [LocationFilter] = []
         for (name, value) in parameters {
@@ -50,6 +52,9 @@ public struct LocationQuery: Sendable, Equatable {
             case "skip":
                 guard let skip = Int(value), skip >= 0 else {
                     throw .invalidQuery("skip must be a whole number of 0 or more.", parameter: "skip")
+                }
+                guard skip <= maxSkip else {
+                    throw .invalidQuery("skip may be at most \(maxSkip); narrow the list with where, or page by updatedAt instead.", parameter: "skip")
                 }
                 query.skip = skip
             case "order":

@@ -22,6 +22,9 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
     private struct Queue {
         var pending: [PendingWrite] = []
         var draining = false
+        var held = false
+        var batches = 0
+        var writes = 0
         var idle: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -59,6 +62,29 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         return result.withLockedValue { $0! }
     }
 
+    /// Batches committed and writes answered by them, for tests and benchmarks.
+    var statistics: (batches: Int, writes: Int) { queue.withLockedValue { ($0.batches, $0.writes) } }
+
+    /// Lets writes queue without committing them until `release`: tests use it to put known writes
+    /// into one batch.
+    func hold() {
+        queue.withLockedValue { $0.held = true }
+    }
+
+    /// Commits what queued while held, as batches.
+    func release() {
+        let start = queue.withLockedValue { queue -> Bool in
+            queue.held = false
+            guard !queue.draining, !queue.pending.isEmpty else { return false }
+            queue.draining = true
+            return true
+        }
+        if start { Task { await self.drain() } }
+    }
+
+    /// How many writes are waiting.
+    var pendingCount: Int { queue.withLockedValue(\.pending.count) }
+
     /// Waits until every write handed in so far has been answered.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -77,7 +103,7 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         let start: Bool? = queue.withLockedValue { queue in
             guard queue.pending.count < maxPending else { return nil }
             queue.pending.append(write)
-            if queue.draining { return false }
+            if queue.draining || queue.held { return false }
             queue.draining = true
             return true
         }
@@ -97,6 +123,10 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
             } catch {
                 for write in batch { write.complete(error) }
                 continue
+            }
+            queue.withLockedValue { queue in
+                queue.batches += 1
+                queue.writes += batch.count
             }
             for (write, outcome) in zip(batch, outcomes) {
                 switch outcome {
@@ -134,7 +164,7 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
     /// The writes waiting, oldest first, at most `maxBatch`; nil (and idle) when there are none.
     private func nextBatch() -> [PendingWrite]? {
         let (batch, idle): ([PendingWrite]?, [CheckedContinuation<Void, Never>]) = queue.withLockedValue { queue in
-            guard !queue.pending.isEmpty else {
+            guard !queue.pending.isEmpty, !queue.held else {
                 queue.draining = false
                 defer { queue.idle = [] }
                 return (nil, queue.idle)

@@ -20,6 +20,8 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetimeSeconds: Int64 = 30 * 24 * 3600
     /// `limit` values above this are clamped.
     public var maxListLimit = 1000
+    /// `skip` values above this are a 400: the database walks over every skipped row.
+    public var maxSkip = 10_000
     /// bcrypt cost; 12 in production, lower only in tests.
     public var bcryptCost: UInt8 = 12
     /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).

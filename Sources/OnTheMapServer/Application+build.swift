@@ -58,7 +58,8 @@ func buildRouter(
     let cache = LatestListCache()
     store.changes.subscribe { _ in cache.invalidate() }
     let locations = LocationService(
-        store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit, cache: cache,
+        store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
+        maxSkip: configuration.maxSkip, cache: cache,
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

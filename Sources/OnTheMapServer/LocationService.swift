@@ -15,6 +15,7 @@ struct LocationService: Sendable {
     let store: any LocationStore
     let writeMode: WriteMode
     let maxListLimit: Int
+    let maxSkip: Int
     let cache: LatestListCache
     let anonymousWrites: SlidingWindowLimiter
 

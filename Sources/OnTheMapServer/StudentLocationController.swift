@@ -21,7 +21,7 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit)
+        let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit, maxSkip: service.maxSkip)
         let (body, etag) = try await service.list(query)
         guard let etag else { return JSONResponse.raw(body) }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]

@@ -56,6 +56,26 @@ enum Schema {
             "CREATE INDEX student_locations_latest ON student_locations (updated_at DESC, object_id)",
             "CREATE INDEX student_locations_by_unique_key ON student_locations (unique_key)",
         ]),
+        // Every order key the contract names reads its first page from an index (objectId breaks
+        // ties, as in the query), and the total behind count=1 is kept by the database itself rather
+        // than counted row by row. (SQLite trigger syntax: PostgreSQL will need its own.)
+        Migration(version: 2, name: "indexes for each listed order key, a kept row count", statements: [
+            "CREATE INDEX student_locations_by_created ON student_locations (created_at, object_id)",
+            "CREATE INDEX student_locations_by_last_name ON student_locations (last_name, object_id)",
+            "CREATE INDEX student_locations_by_first_name ON student_locations (first_name, object_id)",
+            "CREATE TABLE row_counts (table_name TEXT PRIMARY KEY, row_count BIGINT NOT NULL)",
+            "INSERT INTO row_counts (table_name, row_count) SELECT 'student_locations', COUNT(*) FROM student_locations",
+            """
+            CREATE TRIGGER student_locations_count_insert AFTER INSERT ON student_locations BEGIN
+                UPDATE row_counts SET row_count = row_count + 1 WHERE table_name = 'student_locations';
+            END
+            """,
+            """
+            CREATE TRIGGER student_locations_count_delete AFTER DELETE ON student_locations BEGIN
+                UPDATE row_counts SET row_count = row_count - 1 WHERE table_name = 'student_locations';
+            END
+            """,
+        ]),
     ]
 
     /// Applies every migration newer than the database, each as one atomic write.

@@ -13,7 +13,10 @@ extension SQLStore: LocationStore {
         }
         let rows = query.limit == 0 ? [] : try await select.limit(query.limit).offset(query.skip).all()
         var count: Int?
-        if query.includeCount {
+        if query.includeCount, query.filter == .all {
+            count = try await reader.raw("SELECT row_count FROM row_counts WHERE table_name = 'student_locations'")
+                .first()?.decode(column: "row_count", as: Int.self) ?? 0
+        } else if query.includeCount {
             count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
                 .first()?.decode(column: "total", as: Int.self) ?? 0
         }

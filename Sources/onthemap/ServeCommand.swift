@@ -46,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
     var maxListLimit: String?
 
+    @Option(name: .customLong("max-skip"), help: ArgumentHelp(
+        "Largest skip a list accepts; deeper pages answer 400 (env ONTHEMAP_MAX_SKIP; default 10000).", valueName: "count"))
+    var maxSkip: String?
+
     @Option(name: .customLong("signup-limit"), help: ArgumentHelp(
         "Sign-ups allowed per client address in 10 minutes; a class behind one NAT shares an address (env ONTHEMAP_SIGNUP_LIMIT; default 100).",
         valueName: "count"))
@@ -174,6 +178,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxListLimit = try Setting(flag: "--max-list-limit", variable: "ONTHEMAP_MAX_LIST_LIMIT")
             .value(maxListLimit, default: configuration.maxListLimit, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+            }
+        configuration.maxSkip = try Setting(flag: "--max-skip", variable: "ONTHEMAP_MAX_SKIP")
+            .value(maxSkip, default: configuration.maxSkip, expected: "a whole number from 0 to 1000000") {
+                Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
             }
         configuration.signUpsPerAddressPer10Minutes = try Setting(flag: "--signup-limit", variable: "ONTHEMAP_SIGNUP_LIMIT")
             .value(signUpLimit, default: configuration.signUpsPerAddressPer10Minutes, expected: "a whole number from 1 to 100000") {

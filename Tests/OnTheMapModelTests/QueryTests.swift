@@ -2,8 +2,8 @@ import OnTheMapModel
 import Testing
 
 @Suite struct QueryTests {
-    func parse(_ query: String, maxLimit: Int = 1000) throws -> LocationQuery {
-        try LocationQuery.parse(QueryString.parse(query), maxLimit: maxLimit)
+    func parse(_ query: String, maxLimit: Int = 1000, maxSkip: Int = 10_000) throws -> LocationQuery {
+        try LocationQuery.parse(QueryString.parse(query), maxLimit: maxLimit, maxSkip: maxSkip)
     }
 
     @Test func defaults() throws {
@@ -22,6 +22,16 @@ import Testing
         for bad in ["limit=-1", "limit=abc", "limit=", "limit=1.5", "skip=-1", "skip=x", "count=2"] {
             #expect(throws: APIError.self, "\(bad)") { try parse(bad) }
         }
+    }
+
+    @Test func skipHasACeiling() throws {
+        #expect(try parse("skip=10000").skip == 10_000)
+        #expect(try parse("skip=5", maxSkip: 5).skip == 5)
+        #expect(throws: APIError.invalidQuery(
+            "skip may be at most 5; narrow the list with where, or page by updatedAt instead.", parameter: "skip")) {
+            try parse("skip=6", maxSkip: 5)
+        }
+        #expect(throws: APIError.self) { try parse("skip=10001") }
     }
 
     @Test func orderIgnoresUnknownKeys() throws {

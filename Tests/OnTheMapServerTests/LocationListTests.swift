@@ -164,6 +164,40 @@ import Testing
         }
     }
 
+    /// Deep skips cost a walk over every skipped row: past the ceiling, a 400 in the family's shape.
+    @Test func skipOverTheCeilingIsABadRequestInEachFamilysShape() async throws {
+        try await TestServer.run(configure: { $0.maxSkip = 2 }) { server in
+            let (_, ids) = try await seeded(server)
+            #expect(try results(try await server.send(.get, "/v1/StudentLocation?skip=2")).map(\.objectId) == [ids[0]])
+            let v1 = try await server.send(.get, "/v1/StudentLocation?skip=3")
+            #expect(v1.status == .badRequest)
+            #expect(try v1.object()["status"] as? Int == 400 && v1.object()["code"] as? Int == 102)
+            for path in ["/parse/classes/StudentLocation", "/1/classes/StudentLocation"] {
+                let parse = try await server.send(.get, path + "?skip=3")
+                #expect(parse.status == .badRequest)
+                #expect(try parse.object()["code"] as? Int == 102 && parse.object()["status"] == nil)
+                #expect(try (parse.object()["error"] as? String)?.contains("skip may be at most 2") == true)
+            }
+        }
+    }
+
+    /// The total comes from a counter kept by the database, so it must follow every kind of write.
+    @Test func countFollowsCreatesOverwritesAndDeletes() async throws {
+        try await TestServer.run { server in
+            let (students, ids) = try await seeded(server)
+            func count() async throws -> Int? {
+                try JSONDecoder.strict.decode(StrictCountedResults.self, from: try await server.send(.get, "/v1/StudentLocation?count=1&limit=0").data).count
+            }
+            #expect(try await count() == 3)
+            try await server.postLocation(as: students[0], mapString: "Overwritten")
+            #expect(try await count() == 3)
+            #expect(try await server.send(.delete, "/v1/StudentLocation/\(ids[1])", headers: students[1].cookieHeader).status == .ok)
+            #expect(try await count() == 2)
+            #expect(try await server.store.deleteAccount(key: students[2].key))
+            #expect(try await count() == 1)
+        }
+    }
+
     @Test func countAddsTheTotalMatching() async throws {
         try await TestServer.run { server in
             _ = try await seeded(server)

@@ -1,0 +1,138 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OnTheMapModel
+@testable import OnTheMapSQLite
+@testable import OnTheMapStore
+import SQLKit
+import Testing
+
+/// Issue 9: every write goes through one writer that answers only after commit, batches concurrent
+/// writes with a savepoint each, and announces what changed.
+@Suite struct WritePathTests {
+    @Test func theWriterIsDurableAndTheFileIsInWALMode() async throws {
+        try await TemporaryDatabase.with { temporary in
+            let database = try await temporary.open()
+            let (synchronous, journal) = try await database.pool.writeWithoutTransaction { db in
+                (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            }
+            #expect(synchronous == 2, "synchronous=FULL")
+            #expect(journal == "wal")
+            try await database.close()
+        }
+    }
+
+    /// Many students create, overwrite, move and delete at once; afterwards a second opening of the
+    /// file (other connections, as after a restart) holds exactly what was acknowledged.
+    @Test func overlappingWritesAreAllReadBackFromASecondConnection() async throws {
+        try await TemporaryDatabase.with { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let expected = try await withThrowingTaskGroup(of: (String, StudentLocation?).self) { group in
+                for student in 0..<40 {
+                    group.addTask {
+                        let account = try await store.newAccount("S\(student)")
+                        var pin = try await store.pin(account, at: "First \(student)")
+                        pin = try await store.pin(account, at: "Second \(student)")
+                        if student % 3 == 0 {
+                            pin = try #require(try await store.updateLocation(
+                                objectId: pin.objectId, with: LocationFields(mapString: "Moved \(student)"), now: WallClock.nowMillis()))
+                        }
+                        if student % 4 == 0 {
+                            #expect(try await store.deleteLocation(objectId: pin.objectId))
+                            return (account.key, nil)
+                        }
+                        return (account.key, pin)
+                    }
+                }
+                var expected: [String: StudentLocation?] = [:]
+                for try await (key, pin) in group { expected[key] = pin }
+                return expected
+            }
+            let (batches, writes) = database.writer.statistics
+            try await database.close()
+
+            let reopened = try await temporary.open()
+            for (key, pin) in expected {
+                #expect(try await reopened.store.location(ownerKey: key) == pin)
+            }
+            let all = try await reopened.store.locations(LocationQuery(limit: 1000, includeCount: true))
+            #expect(all.count == expected.values.compactMap { $0 }.count)
+            #expect(batches <= writes)
+            try await reopened.close()
+        }
+    }
+
+    /// Writes queued together commit in one transaction; the one that breaks a constraint gets its
+    /// own error and leaves no trace, the others are stored.
+    @Test func aFailingWriteInABatchRollsBackAloneAndTheOthersCommit() async throws {
+        try await TemporaryDatabase.with { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let owners = [try await store.newAccount("A"), try await store.newAccount("B")]
+            let taken = owners[0].email
+            let before = database.writer.statistics.batches
+            database.writer.hold()
+            async let first = store.pin(owners[0], at: "Lisbon")
+            let clash = Task {
+                try await store.insertAccount(Account(
+                    key: "999999999", email: taken, firstName: "X", lastName: "Y", passwordHash: "h", isAdmin: false, createdAt: 0))
+            }
+            async let second = store.pin(owners[1], at: "Porto")
+            while database.writer.pendingCount < 3 { try await Task.sleep(for: .milliseconds(1)) }
+            database.writer.release()
+            let (lisbon, porto) = try await (first, second)
+            await #expect(throws: StoreError.emailTaken) { try await clash.value }
+            #expect(database.writer.statistics.batches == before + 1, "the three writes shared one transaction")
+            #expect(try await store.location(objectId: lisbon.objectId)?.location == lisbon)
+            #expect(try await store.location(objectId: porto.objectId)?.location == porto)
+            #expect(try await store.account(key: "999999999") == nil)
+            try await database.close()
+        }
+    }
+
+    @Test func everyKindOfLocationChangeIsAnnouncedInCommitOrder() async throws {
+        try await TemporaryDatabase.with { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let seen = NIOLockedValueBox<[LocationChange]>([])
+            store.changes.subscribe { change in seen.withLockedValue { $0.append(change) } }
+            let ada = try await store.newAccount("Ada")
+            let created = try await store.pin(ada, at: "London")
+            let overwritten = try await store.pin(ada, at: "Paris")
+            let moved = try #require(try await store.updateLocation(
+                objectId: created.objectId, with: LocationFields(mapString: "Rome"), now: WallClock.nowMillis()))
+            #expect(try await store.deleteLocation(objectId: created.objectId))
+            #expect(try await !store.deleteLocation(objectId: created.objectId))
+            let again = try await store.pin(ada, at: "Oslo")
+            #expect(try await store.deleteAccount(key: ada.key))
+            let changes = seen.withLockedValue { $0 }
+            #expect(changes.map(\.kind) == [
+                .created(created), .updated(overwritten), .updated(moved), .deleted(objectId: created.objectId),
+                .created(again), .deleted(objectId: again.objectId),
+            ])
+            #expect(changes.map(\.sequence) == Array(1...6))
+            try await database.close()
+        }
+    }
+
+    /// Another process's commit (here a second opening of the file) is announced as `.unknown`.
+    @Test func writesByAnotherProcessAreNoticed() async throws {
+        try await TemporaryDatabase.with { temporary in
+            let server = try await temporary.open()
+            let cli = try await temporary.open()
+            let noticed = NIOLockedValueBox(false)
+            server.store.changes.subscribe { change in if change.kind == .unknown { noticed.withLockedValue { $0 = true } } }
+            let watch = Task { try await server.watchExternalWrites(every: .milliseconds(10)) }
+            // The watcher takes its first reading at some point after starting: write until it has
+            // seen one (the first write after that reading is enough).
+            for attempt in 0..<500 where !noticed.withLockedValue({ $0 }) {
+                try await cli.store.pin(try await cli.store.newAccount("C\(attempt)"), at: "Elsewhere")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(noticed.withLockedValue { $0 })
+            watch.cancel()
+            try await cli.close()
+            try await server.close()
+        }
+    }
+}
