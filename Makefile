@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test browser-test screenshots clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test browser-test screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,13 +16,17 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug swift-test geocode-check cli-test browser-test
+test: deps-test build-debug swift-test geocode-check cli-test crash-test browser-test
 
 swift-test:
 	swift test --disable-xctest --skip-build
 
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap
+
+# 20 writers, the server killed with SIGKILL at random moments, 10 rounds: nothing acknowledged is lost.
+crash-test:
+	scripts/crash-test.sh .build/debug/onthemap 10 20
 
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.

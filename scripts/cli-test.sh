@@ -59,13 +59,6 @@ stop_last_server() {
     [ "$status" -eq 0 ] && pass "SIGTERM stops the server cleanly" || fail "SIGTERM stops the server cleanly (exit $status)"
 }
 
-# kill_last_server: SIGKILL, as a crash would.
-kill_last_server() {
-    local pid="${server_pids[-1]}"
-    kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-    unset 'server_pids[-1]'
-}
-
 cd "$work"
 echo "onthemap CLI tests"
 
@@ -146,38 +139,7 @@ anonymous="$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$p
 stop_last_server
 [ -s "$work/open.sqlite" ] && pass "the SQLite file is written" || fail "the SQLite file is written"
 
-# A crash in the middle of writes: every acknowledged write survives and the file stays consistent.
-start_server "$work/crash.log" --database "$work/crash.sqlite" || exit 1
-writer() {
-    local n="$1" jar="$work/jar$1" i=0
-    curl -s -c "$jar" -X POST "http://127.0.0.1:$port/v1/accounts" \
-        -d "{\"email\": \"writer$n@example.com\", \"password\": \"password-$n\", \"firstName\": \"W\", \"lastName\": \"$n\"}" >/dev/null
-    while :; do
-        i=$((i + 1))
-        code="$(curl -s -o /dev/null -w '%{http_code}' -b "$jar" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
-            -d "{\"mapString\": \"write $i\", \"mediaURL\": \"https://example.com/$i\", \"latitude\": 1, \"longitude\": 2}")" || break
-        [ "$code" = "200" ] && echo "$i" >"$work/acked$n" || break
-    done
-}
-for n in 1 2 3 4; do writer "$n" & done
-sleep 3
-kill_last_server
-wait 2>/dev/null
-start_server "$work/crash2.log" --database "$work/crash.sqlite" || exit 1
-integrity="$(sqlite3 "$work/crash.sqlite" "PRAGMA integrity_check")"
-[ "$integrity" = "ok" ] && pass "after a crash the database passes integrity_check" || fail "integrity_check after crash" "$integrity"
-list="$(curl -s "http://127.0.0.1:$port/v1/StudentLocation?limit=1000")"
-survived=1
-for n in 1 2 3 4; do
-    acked="$(cat "$work/acked$n" 2>/dev/null || echo 0)"
-    stored="$(jq -r --arg last "$n" '.results[] | select(.lastName == $last) | .mapString' <<<"$list" | grep -oE '[0-9]+$' || echo 0)"
-    if [ "$acked" -eq 0 ] || [ "${stored:-0}" -lt "$acked" ]; then survived=0; echo "        writer $n: acknowledged $acked, stored ${stored:-none}"; fi
-done
-count="$(jq '.results | length' <<<"$list")"
-total=0; for n in 1 2 3 4; do total=$((total + $(cat "$work/acked$n" 2>/dev/null || echo 0))); done
-[ "$survived" -eq 1 ] && [ "$count" -eq 4 ] && pass "all $total acknowledged writes survived the crash, one pin per account" \
-    || fail "acknowledged writes after crash (pins: $count)"
-stop_last_server
+# Crashes mid-write are tested by scripts/crash-test.sh.
 
 # The README walkthrough, word for word, against a fresh server; only the port differs.
 start_server "$work/walkthrough.log" --database "$work/walkthrough.sqlite" || exit 1

@@ -79,10 +79,11 @@ enum Schema {
     ]
 
     /// Applies every migration newer than the database, each as one atomic write.
-    static func migrate(reader: any SQLDatabase, writer: any StoreWriter, logger: Logger) async throws {
+    static func migrate(writer: any StoreWriter, logger: Logger) async throws {
         try await writer.run(SQLQueryString(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"))
-        let current = try await reader.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
+        // Read on the writer, the connection that applies them, and free of the reads' time budget.
+        let current = try await writer.run(SQLQueryString("SELECT MAX(version) AS version FROM schema_migrations")).first?
             .decode(column: "version", as: Int?.self) ?? 0
         for migration in migrations where migration.version > current {
             let record = SQLQueryString("""

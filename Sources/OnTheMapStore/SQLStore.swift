@@ -21,7 +21,7 @@ public struct SQLStore: Sendable {
 
     /// Brings the schema up to date.
     public func migrate(logger: Logger) async throws {
-        try await Schema.migrate(reader: reader, writer: writer, logger: logger)
+        try await Schema.migrate(writer: writer, logger: logger)
     }
 
 }

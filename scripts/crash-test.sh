@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Issue 9's crash test on the real binary: WRITERS students overwrite their pins as fast as they can
+# while the server is killed with SIGKILL at a random moment, ROUNDS times over the same file. After
+# every crash, each student's last acknowledged write (or a later one) must be in the file, and
+# `PRAGMA integrity_check` must say ok.
+#   scripts/crash-test.sh path/to/onthemap [ROUNDS=10] [WRITERS=20]
+set -uo pipefail
+
+binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+rounds="${2:-10}"
+writers="${3:-20}"
+work="$(mktemp -d)"
+database="$work/crash.sqlite"
+passed=0
+failed=0
+server_pid=""
+
+cleanup() {
+    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null
+    jobs -p | xargs -r kill 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+pass() { passed=$((passed + 1)); echo "  ok    $1"; }
+fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
+
+# start_server: serves $database on a free port and sets $port once it listens.
+start_server() {
+    local log="$work/server.log"
+    "$binary" serve --port 0 --database "$database" >"$log" 2>&1 &
+    server_pid="$!"
+    port=""
+    for _ in $(seq 1 200); do
+        port="$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)"
+        [ -n "$port" ] && return 0
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "server did not start:"; cat "$log"; return 1
+}
+
+# writer N FIRST: overwrites student N's pin with "write FIRST", FIRST+1, … until a request fails,
+# recording the last number the server acknowledged.
+writer() {
+    local n="$1" i="$2" code
+    while :; do
+        code="$(curl -s -o /dev/null -w '%{http_code}' -b "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+            -d "{\"mapString\": \"write $i\", \"mediaURL\": \"https://example.com/$n/$i\", \"latitude\": 1, \"longitude\": 2}")" || break
+        [ "$code" = "200" ] || break
+        echo "$i" >"$work/acked$n"
+        i=$((i + 1))
+    done
+}
+
+echo "crash test: $rounds rounds of $writers writers"
+start_server || exit 1
+pids=()
+for n in $(seq 1 "$writers"); do
+    curl -s -c "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/accounts" \
+        -d "{\"email\": \"writer$n@example.com\", \"password\": \"password-$n\", \"firstName\": \"W\", \"lastName\": \"$n\"}" >/dev/null &
+    pids+=("$!")
+done
+wait "${pids[@]}"
+total=0
+for round in $(seq 1 "$rounds"); do
+    pids=()
+    for n in $(seq 1 "$writers"); do writer "$n" $((round * 1000000)) & pids+=("$!"); done
+    # A random moment between 0.3 and 2.3 seconds into the writes.
+    sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", 0.3 + rand() * 2 }')"
+    kill -KILL "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=""
+    wait "${pids[@]}"
+    integrity="$(sqlite3 "$database" "PRAGMA integrity_check")"
+    stored="$(sqlite3 -separator ' ' "$database" "SELECT last_name, substr(map_string, 7) FROM student_locations")"
+    lost=""
+    acknowledged=0
+    for n in $(seq 1 "$writers"); do
+        acked="$(cat "$work/acked$n" 2>/dev/null || echo 0)"
+        [ "$acked" -ge $((round * 1000000)) ] && acknowledged=$((acknowledged + acked - round * 1000000 + 1))
+        have="$(awk -v n="$n" '$1 == n { print $2 }' <<<"$stored")"
+        [ "${have:-0}" -ge "$acked" ] || lost+="writer $n: acknowledged $acked, stored ${have:-nothing}"$'\n'
+    done
+    total=$((total + acknowledged))
+    pins="$(sqlite3 "$database" "SELECT COUNT(*) FROM student_locations")"
+    if [ "$integrity" = "ok" ] && [ -z "$lost" ] && [ "$pins" -eq "$writers" ]; then
+        pass "round $round: $acknowledged acknowledged writes all stored after SIGKILL, integrity ok, one pin each"
+    else
+        fail "round $round: integrity $integrity, $pins pins" "$lost"
+    fi
+    [ "$round" -lt "$rounds" ] && { start_server || exit 1; }
+done
+[ "$total" -gt $((rounds * writers)) ] && pass "$total writes acknowledged in all" || fail "too few writes acknowledged to mean anything ($total)"
+
+echo "crash: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
