@@ -106,6 +106,7 @@ let package = Package(
                 "OnTheMapStore",
                 "OnTheMapSQLite",
                 "OnTheMapModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]

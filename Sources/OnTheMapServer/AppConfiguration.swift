@@ -22,6 +22,14 @@ public struct AppConfiguration: Sendable {
     public var maxListLimit = 1000
     /// `skip` values above this are a 400: the database walks over every skipped row.
     public var maxSkip = 10_000
+    /// List reads answered from an index that may run at once, and how many more may wait.
+    public var cheapReadConcurrency = 32
+    public var cheapReadQueue = 512
+    /// List reads that may scan the table (see `LocationQuery.isIndexed`) that may run at once, and
+    /// how many more may wait; fewer than the database's reader connections, so cheap reads always
+    /// find one free.
+    public var expensiveReadConcurrency = 2
+    public var expensiveReadQueue = 16
     /// bcrypt cost; 12 in production, lower only in tests.
     public var bcryptCost: UInt8 = 12
     /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).

@@ -42,7 +42,7 @@ private func browserHost(_ host: String) -> String {
 /// Every route and middleware, over any store.
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
-    geocoder: GeocoderState? = nil
+    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -59,7 +59,7 @@ func buildRouter(
     store.changes.subscribe { _ in cache.invalidate() }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
-        maxSkip: configuration.maxSkip, cache: cache,
+        maxSkip: configuration.maxSkip, cache: cache, lanes: lanes ?? ReadLanes(configuration),
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

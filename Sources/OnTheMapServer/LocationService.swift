@@ -17,16 +17,19 @@ struct LocationService: Sendable {
     let maxListLimit: Int
     let maxSkip: Int
     let cache: LatestListCache
+    let lanes: ReadLanes
     let anonymousWrites: SlidingWindowLimiter
 
     /// The encoded `{"results": [...]}` (with `count` when asked) for `query`; the default list
     /// comes from the cache with an ETag.
+    /// Reads run in the lane their cost calls for.
     func list(_ query: LocationQuery) async throws -> (body: ByteBuffer, etag: String?) {
+        let lane = lanes.lane(for: query)
         if query.isDefaultList {
-            let entry = try await cache.get { [store] in try Self.encode(try await store.locations(query)) }
+            let entry = try await cache.get { [store] in try await lane.run { try Self.encode(try await store.locations(query)) } }
             return (entry.body, entry.etag)
         }
-        return (try Self.encode(try await store.locations(query)), nil)
+        return (try await lane.run { try Self.encode(try await store.locations(query)) }, nil)
     }
 
     func location(objectId: String) async throws -> StudentLocation {

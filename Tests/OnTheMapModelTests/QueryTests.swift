@@ -77,6 +77,22 @@ import Testing
         #expect(try parse("where={}").isDefaultList)
     }
 
+    /// What runs in the cheap lane: reads an index answers whatever the table's size.
+    @Test func indexedQueriesAreTheCheapOnes() throws {
+        for cheap in ["", "order=-createdAt", "order=lastName&count=1", "order=objectId&skip=10000", "uniqueKey=1&order=mapString",
+                      #"where={"objectId":{"$in":["a","b"]}}&order=-latitude&count=1"#,
+                      #"where={"$or":[{"uniqueKey":"a"},{"objectId":"b"}]}"#,
+                      #"where={"updatedAt":{"$gt":"2019-05-21T20:59:15.162Z"}}"#, #"where={}&order=firstName"#] {
+            #expect(try parse(cheap).isIndexed, "\(cheap)")
+        }
+        for expensive in ["order=mapString", "order=-latitude,createdAt", #"where={"mapString":"Paris"}"#,
+                          #"where={"uniqueKey":{"$ne":"a"}}"#, #"where={"$or":[{"uniqueKey":"a"},{"lastName":"b"}]}"#,
+                          #"where={"createdAt":{"$gt":"2019-05-21T20:59:15.162Z"}}"#,
+                          #"where={"updatedAt":{"$gt":"2019-05-21T20:59:15.162Z"}}&count=1"#] {
+            #expect(try !parse(expensive).isIndexed, "\(expensive)")
+        }
+    }
+
     @Test func whereRejectsWhatItCannotRun() {
         for bad in [#"where={"#, #"where=[]"#, #"where={"$or":[]}"#, #"where={"$or":{}}"#, #"where={"a":{"$regex":"x"}}"#,
                     #"where={"$where":"1"}"#, #"where={"createdAt":"tomorrow"}"#, #"where={"latitude":"north"}"#,

@@ -23,6 +23,7 @@ struct TestServer {
         database options: SQLiteDatabaseFile.Options = .forTests,
         hasher: (any PasswordHasher)? = nil,
         geocoder: GeocoderState = GeocoderState(.loading),
+        lanes: ReadLanes? = nil,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -37,7 +38,7 @@ struct TestServer {
         let database = try await SQLiteDatabaseFile.open(
             path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
         do {
-            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder)
+            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes)
             let app = Application(router: router, logger: logger)
             try await app.test(.router) { client in
                 try await body(TestServer(client: client, store: database.store, database: database))
