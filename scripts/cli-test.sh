@@ -7,18 +7,13 @@ set -uo pipefail
 binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 readme="$(cd "$(dirname "$0")/.." && pwd)/README.md"
 work="$(mktemp -d)"
-passed=0
-failed=0
-server_pids=()
+source "$(dirname "$0")/test-helpers.sh"
 
 cleanup() {
     for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-pass() { passed=$((passed + 1)); echo "  ok    $1"; }
-fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
 
 # expect_failure NAME PATTERN CMD...: CMD must exit non-zero and print a line matching PATTERN.
 expect_failure() {
@@ -34,21 +29,6 @@ expect_success() {
     local output status
     output="$("$@" 2>&1)"; status=$?
     if [ "$status" -eq 0 ] && grep -qE -- "$pattern" <<<"$output"; then pass "$name"; else fail "$name (exit $status)" "$output"; fi
-}
-
-# start_server LOG ARGS...: starts `onthemap serve --port 0 ARGS` and sets $port once it listens.
-start_server() {
-    local log="$1"; shift
-    "$binary" serve --port 0 "$@" >"$log" 2>&1 &
-    server_pids+=("$!")
-    port=""
-    for _ in $(seq 1 100); do
-        port="$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)"
-        [ -n "$port" ] && return 0
-        kill -0 "${server_pids[-1]}" 2>/dev/null || break
-        sleep 0.1
-    done
-    echo "server did not start:"; cat "$log"; return 1
 }
 
 # stop_last_server: SIGTERM must shut the server down gracefully, with exit status 0.
@@ -73,6 +53,9 @@ expect_failure "a bad --geocoder-upstream is refused" "--geocoder-upstream must 
 expect_failure "--tiles-url needs --tiles-attribution" "needs its partner" "$binary" serve --tiles-url "https://tile.example.org/{z}/{x}/{y}.png"
 expect_failure "a tiles URL without {z}/{x}/{y} is refused" "--tiles-url must be an http.s. URL template" "$binary" serve --tiles-url "https://tile.example.org/tile.png" --tiles-attribution "© Example"
 expect_failure "a missing Leaflet names the Debian packages" "install Debian's libjs-leaflet" "$binary" serve --leaflet-dir "$work/no-leaflet" --database "$work/leaflet.sqlite" --port 0
+expect_failure "a bad --database-readers is refused" "--database-readers must be a whole number from 1 to 64" "$binary" serve --database-readers 0
+expect_failure "a bad ONTHEMAP_READ_BUDGET_MS names the variable" "ONTHEMAP_READ_BUDGET_MS must be a whole number of milliseconds" env ONTHEMAP_READ_BUDGET_MS=soon "$binary" serve
+expect_failure "a bad --max-skip is refused" "--max-skip must be a whole number" "$binary" serve --max-skip many
 expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
 expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour

@@ -11,33 +11,19 @@ rounds="${2:-10}"
 writers="${3:-20}"
 work="$(mktemp -d)"
 database="$work/crash.sqlite"
-passed=0
-failed=0
-server_pid=""
+source "$(dirname "$0")/test-helpers.sh"
 
 cleanup() {
-    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null
+    for pid in "${server_pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
     jobs -p | xargs -r kill 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-pass() { passed=$((passed + 1)); echo "  ok    $1"; }
-fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
-
-# start_server: serves $database on a free port and sets $port once it listens.
-start_server() {
-    local log="$work/server.log"
-    "$binary" serve --port 0 --database "$database" >"$log" 2>&1 &
-    server_pid="$!"
-    port=""
-    for _ in $(seq 1 200); do
-        port="$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)"
-        [ -n "$port" ] && return 0
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    echo "server did not start:"; cat "$log"; return 1
+# crash_server: SIGKILL, as a crash would.
+crash_server() {
+    kill -KILL "${server_pids[-1]}"; wait "${server_pids[-1]}" 2>/dev/null
+    unset 'server_pids[-1]'
 }
 
 # writer N FIRST: overwrites student N's pin with "write FIRST", FIRST+1, … until a request fails,
@@ -54,7 +40,7 @@ writer() {
 }
 
 echo "crash test: $rounds rounds of $writers writers"
-start_server || exit 1
+start_server "$work/server.log" --database "$database" || exit 1
 pids=()
 for n in $(seq 1 "$writers"); do
     curl -s -c "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/accounts" \
@@ -68,7 +54,7 @@ for round in $(seq 1 "$rounds"); do
     for n in $(seq 1 "$writers"); do writer "$n" $((round * 1000000)) & pids+=("$!"); done
     # A random moment between 0.3 and 2.3 seconds into the writes.
     sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", 0.3 + rand() * 2 }')"
-    kill -KILL "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=""
+    crash_server
     wait "${pids[@]}"
     integrity="$(sqlite3 "$database" "PRAGMA integrity_check")"
     stored="$(sqlite3 -separator ' ' "$database" "SELECT last_name, substr(map_string, 7) FROM student_locations")"
@@ -87,7 +73,7 @@ for round in $(seq 1 "$rounds"); do
     else
         fail "round $round: integrity $integrity, $pins pins" "$lost"
     fi
-    [ "$round" -lt "$rounds" ] && { start_server || exit 1; }
+    [ "$round" -lt "$rounds" ] && { start_server "$work/server.log" --database "$database" || exit 1; }
 done
 [ "$total" -gt $((rounds * writers)) ] && pass "$total writes acknowledged in all" || fail "too few writes acknowledged to mean anything ($total)"
 

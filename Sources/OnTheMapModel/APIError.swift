@@ -128,11 +128,6 @@ extension APIError {
     }
 
     /// A query ran past its time budget and was stopped.
-    public static let queryTooSlow: APIError = {
-        var error = APIError(
-            status: 503, code: ParseErrorCode.internalServerError,
-            message: "The query took too long and was stopped; ask for less (a smaller skip, an indexed order or where), or try again.")
-        error.retryAfterSeconds = 1
-        return error
-    }()
+    public static let queryTooSlow = overloaded(
+        message: "The query took too long and was stopped; ask for less (a smaller skip, an indexed order or where), or try again.")
 }

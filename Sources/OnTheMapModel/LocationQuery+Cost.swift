@@ -10,7 +10,7 @@ extension LocationQuery {
         if filter.namesFewRows { return true }
         // Counting the rows of a range walks all of them.
         if includeCount, filter != .all { return false }
-        let first = effectiveOrder[0].field
+        let first = order.first?.field ?? .updatedAt
         guard Self.indexedOrderFields.contains(first) else { return false }
         return filter == .all || filter.isRange(on: first)
     }

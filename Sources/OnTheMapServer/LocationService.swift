@@ -22,14 +22,18 @@ struct LocationService: Sendable {
 
     /// The encoded `{"results": [...]}` (with `count` when asked) for `query`; the default list
     /// comes from the cache with an ETag.
-    /// Reads run in the lane their cost calls for.
+    /// Reads run in the lane their cost calls for; a cache hit reads nothing.
     func list(_ query: LocationQuery) async throws -> (body: ByteBuffer, etag: String?) {
-        let lane = lanes.lane(for: query)
         if query.isDefaultList {
-            let entry = try await cache.get { [store] in try await lane.run { try Self.encode(try await store.locations(query)) } }
+            let entry = try await cache.get { [self] in try await read(query) }
             return (entry.body, entry.etag)
         }
-        return (try await lane.run { try Self.encode(try await store.locations(query)) }, nil)
+        return (try await read(query), nil)
+    }
+
+    /// The encoded page, read in the query's lane.
+    private func read(_ query: LocationQuery) async throws -> ByteBuffer {
+        try await lanes.lane(for: query).run { try Self.encode(try await store.locations(query)) }
     }
 
     func location(objectId: String) async throws -> StudentLocation {

@@ -43,9 +43,6 @@ public final class LocationChangeFeed: Sendable {
         }
     }
 
-    /// The sequence number of the last change announced.
-    public var lastSequence: UInt64 { state.withLockedValue(\.sequence) }
-
     /// Stops a listener when cancelled.
     public struct Subscription: Sendable {
         let cancelAction: @Sendable () -> Void

@@ -1,0 +1,25 @@
+# Shared by the shell test scripts (source it after setting $binary and $work): counting results
+# and starting the server under test.
+
+passed=0
+failed=0
+server_pids=()
+
+pass() { passed=$((passed + 1)); echo "  ok    $1"; }
+fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
+
+# start_server LOG ARGS...: starts `$binary serve --port 0 ARGS`, adds it to $server_pids and sets
+# $port once it listens.
+start_server() {
+    local log="$1"; shift
+    "$binary" serve --port 0 "$@" >"$log" 2>&1 &
+    server_pids+=("$!")
+    port=""
+    for _ in $(seq 1 200); do
+        port="$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)"
+        [ -n "$port" ] && return 0
+        kill -0 "${server_pids[-1]}" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "server did not start:"; cat "$log"; return 1
+}
