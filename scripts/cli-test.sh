@@ -55,6 +55,8 @@ expect_failure "a tiles URL without {z}/{x}/{y} is refused" "--tiles-url must be
 expect_failure "a missing Leaflet names the Debian packages" "install Debian's libjs-leaflet" "$binary" serve --leaflet-dir "$work/no-leaflet" --database "$work/leaflet.sqlite" --port 0
 expect_failure "a bad --database-readers is refused" "--database-readers must be a whole number from 1 to 64" "$binary" serve --database-readers 0
 expect_failure "a bad ONTHEMAP_READ_BUDGET_MS names the variable" "ONTHEMAP_READ_BUDGET_MS must be a whole number of milliseconds" env ONTHEMAP_READ_BUDGET_MS=soon "$binary" serve
+expect_failure "a bad --expensive-queries is refused" "--expensive-queries must be a whole number from 1 to 64" "$binary" serve --expensive-queries 0
+expect_failure "a bad ONTHEMAP_WRITE_QUEUE names the variable" "ONTHEMAP_WRITE_QUEUE must be a whole number" env ONTHEMAP_WRITE_QUEUE=lots "$binary" serve
 expect_failure "a bad --max-skip is refused" "--max-skip must be a whole number" "$binary" serve --max-skip many
 expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
 expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve

@@ -24,7 +24,7 @@ browser=(chromium chromium-driver python3-selenium)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3 "${browser[@]}") ;;
-    bench) packages+=(curl wrk sqlite3 iproute2 procps "${browser[@]}") ;;
+    bench) packages+=(curl wrk sqlite3 iproute2 procps strace nginx-light "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 

@@ -40,6 +40,11 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "ms"))
     var readBudget: String?
 
+    @Option(name: .customLong("write-queue"), help: ArgumentHelp(
+        "Writes that may wait for the database writer; more are answered 503 (env ONTHEMAP_WRITE_QUEUE; default 1024).",
+        valueName: "count"))
+    var writeQueue: String?
+
     static let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")
 
     /// The path to open; created if missing.
@@ -47,7 +52,7 @@ struct DatabaseOptions: ParsableArguments {
         try Self.setting.value(database, default: "./onthemap.sqlite", expected: "a file path") { $0.isEmpty ? nil : $0 }
     }
 
-    /// Pool size and read budget.
+    /// Pool size, read budget and the writer's line.
     func options() throws -> SQLiteDatabaseFile.Options {
         var options = SQLiteDatabaseFile.Options()
         options.readers = try Setting(flag: "--database-readers", variable: "ONTHEMAP_DATABASE_READERS")
@@ -55,6 +60,10 @@ struct DatabaseOptions: ParsableArguments {
         options.readBudget = try Setting(flag: "--read-budget-ms", variable: "ONTHEMAP_READ_BUDGET_MS")
             .value(readBudget, default: options.readBudget, expected: "a whole number of milliseconds from 1 to 600000") {
                 Int64($0).flatMap { (1...600_000).contains($0) ? .milliseconds($0) : nil }
+            }
+        options.maxPendingWrites = try Setting(flag: "--write-queue", variable: "ONTHEMAP_WRITE_QUEUE")
+            .value(writeQueue, default: options.maxPendingWrites, expected: "a whole number from 1 to 1000000") {
+                Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
             }
         return options
     }

@@ -50,6 +50,16 @@ struct ServeCommand: AsyncParsableCommand {
         "Largest skip a list accepts; deeper pages answer 400 (env ONTHEMAP_MAX_SKIP; default 10000).", valueName: "count"))
     var maxSkip: String?
 
+    @Option(name: .customLong("expensive-queries"), help: ArgumentHelp(
+        "List queries that may scan the table (see docs/API.md) running at once; keep it below --database-readers (env ONTHEMAP_EXPENSIVE_QUERIES; default 2).",
+        valueName: "count"))
+    var expensiveQueries: String?
+
+    @Option(name: .customLong("expensive-queue"), help: ArgumentHelp(
+        "Expensive list queries that may wait for a place; more are answered 503 (env ONTHEMAP_EXPENSIVE_QUEUE; default 16).",
+        valueName: "count"))
+    var expensiveQueue: String?
+
     @Option(name: .customLong("signup-limit"), help: ArgumentHelp(
         "Sign-ups allowed per client address in 10 minutes; a class behind one NAT shares an address (env ONTHEMAP_SIGNUP_LIMIT; default 100).",
         valueName: "count"))
@@ -182,6 +192,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxSkip = try Setting(flag: "--max-skip", variable: "ONTHEMAP_MAX_SKIP")
             .value(maxSkip, default: configuration.maxSkip, expected: "a whole number from 0 to 1000000") {
                 Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
+            }
+        configuration.expensiveReadConcurrency = try Setting(flag: "--expensive-queries", variable: "ONTHEMAP_EXPENSIVE_QUERIES")
+            .value(expensiveQueries, default: configuration.expensiveReadConcurrency, expected: "a whole number from 1 to 64") {
+                Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
+            }
+        configuration.expensiveReadQueue = try Setting(flag: "--expensive-queue", variable: "ONTHEMAP_EXPENSIVE_QUEUE")
+            .value(expensiveQueue, default: configuration.expensiveReadQueue, expected: "a whole number from 0 to 100000") {
+                Int($0).flatMap { (0...100_000).contains($0) ? $0 : nil }
             }
         configuration.signUpsPerAddressPer10Minutes = try Setting(flag: "--signup-limit", variable: "ONTHEMAP_SIGNUP_LIMIT")
             .value(signUpLimit, default: configuration.signUpsPerAddressPer10Minutes, expected: "a whole number from 1 to 100000") {
