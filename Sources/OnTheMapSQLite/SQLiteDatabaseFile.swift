@@ -60,7 +60,9 @@ public final class SQLiteDatabaseFile: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            // Opening blocks on file I/O (and an fsync to set up WAL): keep it off Swift's few
+            // concurrency threads.
+            pool = try await NIOThreadPool.singleton.runIfActive { [configuration] in try DatabasePool(path: path, configuration: configuration) }
             // GRDB turns the writer to synchronous=NORMAL when it enables WAL; durability needs FULL.
             try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
@@ -79,7 +81,7 @@ public final class SQLiteDatabaseFile: Sendable {
     /// Answers the writes still waiting, then closes every connection.
     public func close() async throws {
         await writer.waitUntilIdle()
-        try pool.close()
+        try await NIOThreadPool.singleton.runIfActive { [pool] in try pool.close() }
     }
 }
 

@@ -50,6 +50,13 @@ public struct AppConfiguration: Sendable {
     public var geocoderUpstreamTimeout: Duration = .milliseconds(1500)
     /// `GET /v1/geocode` requests allowed per client address per minute.
     public var geocodeRequestsPerMinute = 120
+    /// The windows the per-address limits above count over (a minute; sign-ups ten). Only tests
+    /// lengthen them, so that a machine slowed by a hundred tests at once cannot let a window run
+    /// out halfway through one.
+    public var geocodeRateWindowSeconds = 60.0
+    public var addressLoginFailureWindowSeconds = 60.0
+    public var signUpWindowSeconds = 600.0
+    public var openWritesWindowSeconds = 60.0
     /// How often to check whether another process (`onthemap user remove`) wrote to the database,
     /// so that the cached list picks the change up.
     public var externalWriteCheckInterval: Duration = .milliseconds(500)

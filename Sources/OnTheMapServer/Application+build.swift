@@ -52,15 +52,15 @@ func buildRouter(
         accounts: store, sessions: store, hasher: hasher,
         decoyHash: try await hasher.hash(Identifiers.token()),
         loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
-        addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: 60),
-        signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: 600),
+        addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
+        signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
     let cache = LatestListCache()
     store.changes.subscribe { _ in cache.invalidate() }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
         maxSkip: configuration.maxSkip, cache: cache, lanes: lanes ?? ReadLanes(configuration),
-        anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: 60))
+        anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
@@ -83,7 +83,7 @@ func buildRouter(
     GeocodeController(
         state: geocoder,
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
-        upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: 60),
+        upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
         trustForwardedFor: configuration.trustForwardedFor
     ).addRoutes(to: router)
     try WebController(settings: configuration.webClient).addRoutes(to: router)
