@@ -130,4 +130,9 @@ extension APIError {
     /// A query ran past its time budget and was stopped.
     public static let queryTooSlow = overloaded(
         message: "The query took too long and was stopped; ask for less (a smaller skip, an indexed order or where), or try again.")
+
+    /// The client closed its connection before the answer was ready, and its work was stopped.
+    /// Nobody reads this answer; the status is nginx's 499 so that request logs say what happened.
+    public static let clientGone = APIError(
+        status: 499, code: ParseErrorCode.internalServerError, message: "The client closed the connection before the answer was ready.")
 }

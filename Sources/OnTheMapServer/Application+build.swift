@@ -16,6 +16,7 @@ public func buildApplication(
     let router = try await buildRouter(configuration, store: store, logger: logger)
     var app = Application(
         router: router,
+        server: .onTheMap,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
         onServerRunning: { channel in
             // Says where to point a browser, with the real port when --port 0 picked one.

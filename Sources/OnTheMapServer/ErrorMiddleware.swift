@@ -30,6 +30,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return .overloaded(message: "Too many writes are waiting; try again in a moment.")
         case StoreError.readTimedOut:
             return .queryTooSlow
+        case is CancellationError:
+            // The server is shutting down, or the client went away: nothing failed.
+            logger.debug("Request cancelled")
+            return .unavailable
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound("No such endpoint.")

@@ -22,7 +22,10 @@ struct StudentLocationController: Sendable {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit, maxSkip: service.maxSkip)
-        let (body, etag) = try await service.list(query)
+        // An expensive query is stopped, running or waiting in its lane, when its client goes.
+        let (body, etag) = query.isIndexed
+            ? try await service.list(query)
+            : try await context.untilClientLeaves { [service] in try await service.list(query) }
         guard let etag else { return JSONResponse.raw(body) }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
         if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {

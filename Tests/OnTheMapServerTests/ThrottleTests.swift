@@ -20,7 +20,7 @@ import Testing
             let blocked = try await server.send(.post, "/v1/session", body: right, headers: attacker)
             #expect(blocked.status == .tooManyRequests)
             let retryAfter = try #require(Int(blocked.headers[.retryAfter] ?? ""))
-            #expect((1...60).contains(retryAfter))
+            #expect((1...3600).contains(retryAfter))  // within the window TestServer sets
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
             let blocked = try await server.send(.post, "/v1/session", body: right, headers: stuffer)
             #expect(blocked.status == .tooManyRequests)
             #expect(blocked.text.contains("from your network"))
-            #expect(Int(blocked.headers[.retryAfter] ?? "").map { (1...60).contains($0) } == true)
+            #expect(Int(blocked.headers[.retryAfter] ?? "").map { (1...3600).contains($0) } == true)
             let elsewhere = try await server.send(.post, "/v1/session", body: right, headers: [.init("X-Forwarded-For")!: "198.51.100.1"])
             #expect(elsewhere.status == .ok)
         }

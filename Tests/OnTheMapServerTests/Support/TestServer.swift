@@ -9,7 +9,8 @@ import OnTheMapModel
 @testable import OnTheMapSQLite
 import SQLKit
 
-/// A server on a fresh temporary SQLite file, driven through Hummingbird's router test client.
+/// A server on a fresh temporary SQLite file, driven through Hummingbird's router test client (or,
+/// with `live`, over a real socket on 127.0.0.1 with the server's own HTTP setup).
 struct TestServer {
     let client: any TestClientProtocol
     /// The same store the server writes to, for checking what a request changed.
@@ -24,14 +25,16 @@ struct TestServer {
         hasher: (any PasswordHasher)? = nil,
         geocoder: GeocoderState = GeocoderState(.loading),
         lanes: ReadLanes? = nil,
+        live: Bool = false,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4
         configuration.trustForwardedFor = true
         // Limits count within an hour rather than a minute: a test's requests may be spread over
-        // more than a minute on a machine running every suite at once. (Login throttling keeps its
-        // minute: its tests check the Retry-After it gives.)
+        // more than a minute on a machine running every suite at once.
+        configuration.loginThrottleWindowSeconds = 3600
+        configuration.addressLoginFailureWindowSeconds = 3600
         configuration.signUpWindowSeconds = 3600
         configuration.openWritesWindowSeconds = 3600
         configuration.geocodeRateWindowSeconds = 3600
@@ -45,8 +48,9 @@ struct TestServer {
             path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
         do {
             let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes)
-            let app = Application(router: router, logger: logger)
-            try await app.test(.router) { client in
+            let app = Application(
+                router: router, server: .onTheMap, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+            try await app.test(live ? .live : .router) { client in
                 try await body(TestServer(client: client, store: database.store, database: database))
             }
         } catch {

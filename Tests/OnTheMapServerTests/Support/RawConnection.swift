@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A plain TCP connection to the live test server, for what an HTTP client library hides: sending
+/// a request and hanging up before the answer, or reading several answers off one connection.
+final class RawConnection {
+    private let socketDescriptor: Int32
+    private var isOpen = true
+
+    init(port: Int) throws {
+        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw TestFailure("socket() failed: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(socketDescriptor)
+            throw TestFailure("connect() failed: \(errno)")
+        }
+        // A read gives up after 60 s rather than hang a test (a machine running every suite at once
+        // can be that slow to schedule the server).
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close() }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes[sent...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw TestFailure("send() failed: \(errno)") }
+            sent += written
+        }
+    }
+
+    /// Reads one answer with a `Content-Length` body; returns its status line and body.
+    func readResponse() throws -> (statusLine: String, body: String) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let headEnd = received.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let head = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self)
+                let lines = head.components(separatedBy: "\r\n")
+                let length = lines.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if received.count - headEnd.upperBound >= length {
+                    let body = String(decoding: received[headEnd.upperBound..<(headEnd.upperBound + length)], as: UTF8.self)
+                    return (lines[0], body)
+                }
+            }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { throw TestFailure("the connection ended before a whole answer (recv \(count), errno \(errno))") }
+            received.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Hangs up, as a browser does when its tab is closed.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(socketDescriptor)
+    }
+}
