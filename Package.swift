@@ -79,7 +79,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
             // The web client: static HTML, CSS and ES modules, no build step.
-            resources: [.copy("Web")]
+            resources: [.copy("Web"), .copy("Passwords")]
         ),
         .executableTarget(
             name: "onthemap",
@@ -121,6 +121,7 @@ let package = Package(
                 "OnTheMapGeocoder",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]

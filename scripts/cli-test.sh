@@ -85,6 +85,7 @@ echo "secret-password-1" | "$binary" user add --email Ada@Example.com --first Ad
     && grep -q "Added ada@example.com with key [0-9]\{10\}" "$work/add.out" && pass "user add reads the password from stdin" || fail "user add" "$(cat "$work/add.out")"
 expect_failure "user add refuses a duplicate email" "already exists" bash -c "echo other-password | '$binary' user add --email ada@example.com --first A --last B --database '$work/users.sqlite'"
 expect_failure "user add refuses a short password" "at least 8" bash -c "echo short | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "user add refuses a common password" "most common passwords" bash -c "echo Password123 | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
 echo "admin-password-1" | "$binary" user add --email root@example.com --first Root --last Admin --admin --database "$work/users.sqlite" >/dev/null 2>&1
 expect_success "user list shows accounts and the admin flag" "root@example.com.*Root Admin.*yes" "$binary" user list --database "$work/users.sqlite"
 expect_success "ONTHEMAP_DATABASE is read too" "ada@example.com" env ONTHEMAP_DATABASE="$work/users.sqlite" "$binary" user list

@@ -93,7 +93,8 @@ public enum Validation {
         return email
     }
 
-    /// A password of 8–128 characters.
+    /// A password of 8–128 characters (ASVS 5.0 asks that at least 64 be allowed). Any character is
+    /// kept, NUL included: the hasher takes every byte (`PasswordScheme`).
     public static func password(_ raw: String) throws(APIError) -> String {
         guard raw.count >= 8 else { throw .validation("password", "password must be at least 8 characters.") }
         guard raw.count <= 128 else { throw .validation("password", "password must be at most 128 characters.") }

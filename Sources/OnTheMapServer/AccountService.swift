@@ -7,6 +7,8 @@ struct AccountService: Sendable {
     let accounts: any AccountStore
     let sessions: any SessionStore
     let hasher: any PasswordHasher
+    /// Where every password hash is computed: bounded, and fair across client addresses.
+    let hashing: WorkLane
     /// A hash of a random password, verified against when the email is unknown so that an unknown
     /// email and a wrong password cost the same bcrypt work and answer in about the same time.
     let decoyHash: String
@@ -26,34 +28,56 @@ struct AccountService: Sendable {
     }
 
     /// Checks credentials; throttled per (email, client address) after repeated failures, and per
-    /// client address after many failures over any emails.
+    /// client address after many failures over any emails. Each attempt is counted before its
+    /// password is checked, so that a burst sent at once is held to the limits like one sent in turn;
+    /// an attempt that turns out not to be a failure is taken back.
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
-        if let wait = await loginFailures.retryAfter(throttleKey) {
+        let now = ContinuousClock.now
+        if let wait = await loginFailures.acquire(throttleKey, now: now) {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")
         }
-        if let wait = await addressLoginFailures.retryAfter(clientAddress) {
+        if let wait = await addressLoginFailures.acquire(clientAddress, now: now) {
+            await loginFailures.cancel(throttleKey, recordedAt: now)
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins from your network; try again in \(wait) seconds.")
         }
-        let account = try await accounts.account(email: email)
-        let matches = try await hasher.verify(password, against: account?.passwordHash ?? decoyHash)
-        guard let account, matches else {
-            await loginFailures.record(throttleKey)
-            await addressLoginFailures.record(clientAddress)
-            throw APIError.invalidCredentials
+        let account: Account?
+        let matches: Bool
+        do {
+            account = try await accounts.account(email: email)
+            matches = try await hashing.run(key: clientAddress) {
+                try await hasher.verify(password, against: account?.passwordHash ?? decoyHash)
+            }
+        } catch {
+            // Not a wrong password (the hashing line was full, the database failed): not counted.
+            await loginFailures.cancel(throttleKey, recordedAt: now)
+            await addressLoginFailures.cancel(clientAddress, recordedAt: now)
+            throw error
         }
+        guard let account, matches else { throw APIError.invalidCredentials }
         // Only this pair is cleared: one good login must not wipe an address's record of failures.
         await loginFailures.reset(throttleKey)
+        await addressLoginFailures.cancel(clientAddress, recordedAt: now)
+        if hasher.needsRehash(account.passwordHash) { await rehash(account, password: password, clientAddress: clientAddress) }
         return try await startSession(for: account)
     }
 
-    /// Creates an account and logs it in; limited per client address.
+    /// Replaces a hash made before the current scheme, now that the password is known to match.
+    /// The login goes ahead if this fails: the old hash still works.
+    private func rehash(_ account: Account, password: String, clientAddress: String) async {
+        guard let hash = try? await hashing.run(key: clientAddress, { try await hasher.hash(password) }) else { return }
+        try? await accounts.replacePasswordHash(key: account.key, old: account.passwordHash, new: hash)
+    }
+
+    /// Creates an account and logs it in; limited per client address. A password among the most
+    /// common is refused before anything is counted.
     func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
+        try CommonPasswords.check(request.password)
         if let wait = await signUps.acquire(clientAddress) {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many sign-ups from your network; try again in \(wait) seconds.")
         }
-        let hash = try await hasher.hash(request.password)
+        let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(request.password) }
         let account = try await accounts.createAccount(
             email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: hash, isAdmin: false)
         return try await startSession(for: account)

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// Who may write locations (api-contract.md section 5.5).
 public enum WriteMode: String, Sendable, CaseIterable {
     /// Writes need a live session; the account supplies uniqueKey and names.
@@ -32,6 +34,13 @@ public struct AppConfiguration: Sendable {
     public var expensiveReadQueue = 16
     /// bcrypt cost; 12 in production, lower only in tests.
     public var bcryptCost: UInt8 = 12
+    /// Password hashes (logins, sign-ups) computed at once (one per core), how many more may wait,
+    /// and how many one client address may have computing and waiting. Waiting hashes are taken
+    /// fairly across addresses, so a burst from one cannot hold up another student's login by
+    /// more than one hash time; past the per-address bound, 429.
+    public var passwordHashConcurrency = System.coreCount
+    public var passwordHashQueue = 256
+    public var passwordHashesPerAddress = 32
     /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
     public var trustForwardedFor = false
     /// Failed logins allowed per email and client address in `loginThrottleWindowSeconds`.

@@ -51,6 +51,9 @@ func buildRouter(
     let authenticator = SessionAuthenticator(sessions: store, accounts: store)
     let accounts = AccountService(
         accounts: store, sessions: store, hasher: hasher,
+        hashing: WorkLane(
+            name: "password checks", concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueue,
+            perKeyLimit: configuration.passwordHashesPerAddress),
         decoyHash: try await hasher.hash(Identifiers.token()),
         loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
         addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),

@@ -1,5 +1,6 @@
-/// Counts events per key over a sliding window: login failures per (email, address), anonymous writes
-/// per address. In memory, since limits only need to hold for one process; stale keys are swept so
+/// Counts events per key over a sliding window: login attempts per (email, address), anonymous writes
+/// per address. `acquire` checks and counts in one step, so that concurrent requests cannot all pass
+/// the check before any is counted. In memory, since limits only need to hold for one process; stale keys are swept so
 /// that the table cannot grow without bound.
 actor SlidingWindowLimiter {
     let limit: Int
@@ -34,6 +35,14 @@ actor SlidingWindowLimiter {
         if let wait = retryAfter(key, now: now) { return wait }
         record(key, now: now)
         return nil
+    }
+
+    /// Takes back the event counted for `key` at `instant` (an attempt reserved before it was
+    /// known to be a failure, which turned out not to be one).
+    func cancel(_ key: String, recordedAt instant: ContinuousClock.Instant) {
+        guard var recent = events[key], let index = recent.firstIndex(of: instant) else { return }
+        recent.remove(at: index)
+        events[key] = recent.isEmpty ? nil : recent
     }
 
     /// Forgets `key` (a successful login clears its failures).

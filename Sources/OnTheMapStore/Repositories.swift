@@ -11,6 +11,9 @@ public protocol AccountStore: Sendable {
     func allAccounts() async throws -> [Account]
     /// Removes the account with its sessions and its location; false when there was none.
     func deleteAccount(key: String) async throws -> Bool
+    /// Replaces the account's password hash only if it is still `old` (a hash in an older scheme
+    /// replaced after a login), so that a password changed meanwhile is never overwritten.
+    func replacePasswordHash(key: String, old: String, new: String) async throws
 }
 
 /// Login sessions, stored by the hash of their token.

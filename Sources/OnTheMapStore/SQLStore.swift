@@ -65,6 +65,11 @@ extension SQLStore: AccountStore {
             .all().map(Self.account(from:))
     }
 
+    public func replacePasswordHash(key: String, old: String, new: String) async throws {
+        try await writer.run(SQLQueryString(
+            "UPDATE accounts SET password_hash = \(bind: new) WHERE key = \(bind: key) AND password_hash = \(bind: old)"))
+    }
+
     /// Deletes the account's location explicitly (rather than by the foreign key's cascade) so that
     /// the deletion is announced like any other.
     public func deleteAccount(key: String) async throws -> Bool {

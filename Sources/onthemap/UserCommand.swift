@@ -48,6 +48,7 @@ struct UserCommand: AsyncParsableCommand {
             let signUp: SignUp
             do {
                 signUp = try SignUp(email: email, password: password, firstName: first, lastName: last)
+                try CommonPasswords.check(signUp.password)
             } catch {
                 throw CommandFailure(error.message)
             }

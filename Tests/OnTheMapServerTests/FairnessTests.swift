@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import HummingbirdTesting
 import OnTheMapModel
 @testable import OnTheMapServer
@@ -11,8 +12,8 @@ import Testing
     final class Occupant: Sendable {
         let released = AsyncStream<Void>.makeStream()
         func release() { released.continuation.finish() }
-        func hold(_ lane: WorkLane) -> Task<Void, any Error> {
-            Task { try await lane.run { for await _ in released.stream {} } }
+        func hold(_ lane: WorkLane, key: String = "") -> Task<Void, any Error> {
+            Task { try await lane.run(key: key) { for await _ in released.stream {} } }
         }
     }
 
@@ -58,6 +59,29 @@ import Testing
         occupant.release()
         try await held.value
         #expect(try await waiting.value == 42)
+        #expect(lane.load.running == 0 && lane.load.waiting == 0)
+    }
+
+    /// Issue 10: password hashes are shared fairly across client addresses.
+    @Test func aFreedPlaceGoesToTheKeyServedLongestAgoAndOneKeyIsBounded() async throws {
+        let lane = WorkLane(name: "password checks", concurrency: 1, queueLimit: 16, perKeyLimit: 6)
+        let occupant = Occupant()
+        let held = occupant.hold(lane, key: "A")
+        while lane.load.running < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let served = NIOLockedValueBox<[String]>([])
+        var queued: [Task<Void, any Error>] = []
+        for key in ["A", "A", "A", "A", "B", "A"] {
+            let before = lane.load.waiting
+            queued.append(Task { try await lane.run(key: key) { served.withLockedValue { $0.append(key) } } })
+            while lane.load.waiting == before { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        // "A" holds six places (one running, five waiting): a seventh is refused with 429.
+        let refusal = await #expect(throws: APIError.self) { try await lane.run(key: "A") {} }
+        #expect(refusal?.status == 429)
+        occupant.release()
+        try await held.value
+        for task in queued { try await task.value }
+        #expect(served.withLockedValue { $0 } == ["B", "A", "A", "A", "A", "A"])
         #expect(lane.load.running == 0 && lane.load.waiting == 0)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct NativeTests {
     @Test func signUpAnswersLikeALoginAndLogsIn() async throws {
         try await TestServer.run { server in
-            let response = try await server.send(.post, "/v1/accounts", body: #"{"email": " New@Example.com ", "password": "12345678", "firstName": " Ada ", "lastName": "Lovelace"}"#)
+            let response = try await server.send(.post, "/v1/accounts", body: #"{"email": " New@Example.com ", "password": "analytical engine", "firstName": " Ada ", "lastName": "Lovelace"}"#)
             #expect(response.status == .created)
             #expect(response.bytes.first == UInt8(ascii: "{"))
             let login = try JSONDecoder().decode(StrictLogin.self, from: response.data)
@@ -24,7 +24,7 @@ import Testing
     @Test func duplicateEmailIs409() async throws {
         try await TestServer.run { server in
             _ = try await server.signUp(email: "ada@example.com")
-            let response = try await server.send(.post, "/v1/accounts", body: #"{"email": "ADA@example.com", "password": "12345678", "firstName": "A", "lastName": "B"}"#)
+            let response = try await server.send(.post, "/v1/accounts", body: #"{"email": "ADA@example.com", "password": "analytical engine", "firstName": "A", "lastName": "B"}"#)
             #expect(response.status == .conflict)
             #expect(try response.object()["status"] as? Int == 409)
         }

@@ -102,4 +102,38 @@ import Testing
             #expect(try await signUp("three@example.com", from: [.init("X-Forwarded-For")!: "198.51.100.2"]).status == .created)
         }
     }
+
+    // Issue 10: attempts sent all at once are held to the same limits as attempts sent in turn.
+
+    @Test func aBurstAtOneAccountIsHeldToTheLimit() async throws {
+        try await TestServer.run { server in
+            _ = try await server.signUp(email: "ada@example.com")
+            let statuses = try await burst(server, count: 60) { _ in wrong }
+            #expect(statuses[403] == 10, "\(statuses)")
+            #expect(statuses[429] == 50, "\(statuses)")
+        }
+    }
+
+    @Test func aBurstOverManyEmailsFromOneAddressIsHeldToTheLimit() async throws {
+        try await TestServer.run { server in
+            let statuses = try await burst(server, count: 80) { attempt in
+                #"{"udacity": {"username": "guess\#(attempt)@example.com", "password": "123456789"}}"#
+            }
+            #expect(statuses[403] == 30, "\(statuses)")
+            #expect(statuses[429] == 50, "\(statuses)")
+        }
+    }
+
+    /// Sends `count` logins at once from one address; how many got each status.
+    private func burst(_ server: TestServer, count: Int, body: @escaping @Sendable (Int) -> String) async throws -> [Int: Int] {
+        let address: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.50"]
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for attempt in 0..<count {
+                group.addTask { try await server.send(.post, "/v1/session", body: body(attempt), headers: address).status.code }
+            }
+            var statuses: [Int: Int] = [:]
+            for try await status in group { statuses[status, default: 0] += 1 }
+            return statuses
+        }
+    }
 }

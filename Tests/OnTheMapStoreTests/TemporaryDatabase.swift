@@ -16,7 +16,7 @@ struct TemporaryDatabase {
         try await body(TemporaryDatabase(path: directory.appendingPathComponent("store.sqlite").path))
     }
 
-    func open(readBudget: Duration = .seconds(60)) async throws -> SQLiteDatabaseFile {
+    func open(readBudget: Duration = .seconds(600)) async throws -> SQLiteDatabaseFile {
         var options = SQLiteDatabaseFile.Options()
         options.readBudget = readBudget
         var logger = Logger(label: "onthemap-store-test")

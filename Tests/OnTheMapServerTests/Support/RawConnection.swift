@@ -25,9 +25,9 @@ final class RawConnection {
             Glibc.close(socketDescriptor)
             throw TestFailure("connect() failed: \(errno)")
         }
-        // A read gives up after 60 s rather than hang a test (a machine running every suite at once
+        // A read gives up after 5 minutes rather than hang a test (a machine running every suite at once
         // can be that slow to schedule the server).
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        var timeout = timeval(tv_sec: 300, tv_usec: 0)
         setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
