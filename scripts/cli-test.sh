@@ -108,6 +108,12 @@ geocoded="$(curl -s "http://127.0.0.1:$port/v1/geocode?q=M%C3%BCnchen")"
 [ "$(jq -r '.results[0].name' <<<"$geocoded")" = "Munich, Bavaria, Germany" ] && pass "/v1/geocode answers on a live server" || fail "/v1/geocode" "$geocoded"
 login="$(curl -s -X POST "http://127.0.0.1:$port/v1/session" -d '{"udacity": {"username": "ada@example.com", "password": "secret-password-1"}}')"
 grep -q '"registered":true' <<<"$login" && pass "an account added by the CLI logs in over HTTP" || fail "CLI account login" "$login"
+token="$(grep -oE '[0-9a-f]{64}' <<<"$login" | head -1)"
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/users/$token"
+curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/me"
+sleep 0.2
+grep -q '/v1/users/\[redacted\]' "$work/users.log" && [ -n "$token" ] && ! grep -q "$token" "$work/users.log" \
+    && pass "the request log names no session id" || fail "session id in the log" "$(grep -c "$token" "$work/users.log")"
 expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"
 stop_last_server
 expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"

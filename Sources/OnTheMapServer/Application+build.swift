@@ -67,7 +67,7 @@ func buildRouter(
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware(level: .info))
     router.add(middleware: SecurityHeadersMiddleware(contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles)))
     router.add(middleware: ErrorMiddleware())
 

@@ -26,6 +26,7 @@ struct TestServer {
         geocoder: GeocoderState = GeocoderState(.loading),
         lanes: ReadLanes? = nil,
         live: Bool = false,
+        logger testLogger: Logger? = nil,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -42,8 +43,11 @@ struct TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var logger = Logger(label: "onthemap-test")
-        logger.logLevel = .error
+        let logger = testLogger ?? {
+            var logger = Logger(label: "onthemap-test")
+            logger.logLevel = .error
+            return logger
+        }()
         let database = try await SQLiteDatabaseFile.open(
             path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
         do {

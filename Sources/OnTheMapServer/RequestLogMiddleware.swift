@@ -1,0 +1,72 @@
+import Hummingbird
+import Logging
+
+/// One log line per request, after its answer: method, path, status and time taken, with nothing
+/// that grants access (docs/API.md, "Logs"). No header is logged (so neither `Authorization` nor a
+/// cookie), and the path is redacted by `LogRedaction`.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let level: Logger.Level
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, status: response.status.code, since: started, context: context)
+            return response
+        } catch {
+            // Only what ErrorMiddleware lets through (nothing, today); its own status when it has one.
+            log(request, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: started, context: context)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant, context: Context) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.log(level: level, "Request", metadata: [
+            "hb.request.method": .string(request.method.rawValue),
+            "hb.request.path": .string(LogRedaction.uri(request.uri.description)),
+            "status": .stringConvertible(status),
+            "ms": .string(String(format: "%.1f", milliseconds)),
+        ])
+    }
+}
+
+/// What a logged URI must not show: the `{id}` of `/v1/users/{id}` and `/api/users/{id}`, which
+/// legacy apps fill with their session id, and anything shaped like a session token (32 or more
+/// hexadecimal characters) anywhere in the path or query.
+enum LogRedaction {
+    static let mark = "[redacted]"
+
+    static func uri(_ uri: String) -> String {
+        var parts: [Substring] = []
+        var afterUsers = false
+        for part in uri.split(separator: "/", omittingEmptySubsequences: false) {
+            if afterUsers {
+                // The id, and a query after it: `/v1/users/{id}?…` keeps only its shape.
+                parts.append(part.contains("?") ? Substring(mark + "?" + mark) : Substring(mark))
+                afterUsers = false
+                continue
+            }
+            parts.append(Substring(redactingTokens(part)))
+            afterUsers = part == "users" && (parts.count == 3 && (parts[1] == "v1" || parts[1] == "api"))
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// `text` with every run of 32 or more hexadecimal characters replaced.
+    static func redactingTokens(_ text: Substring) -> String {
+        var result = ""
+        var run = ""
+        func flush() {
+            result += run.count >= 32 ? mark : run
+            run = ""
+        }
+        for character in text {
+            if character.isHexDigit { run.append(character) } else { flush(); result.append(character) }
+        }
+        flush()
+        return result
+    }
+}
