@@ -68,21 +68,23 @@ func buildRouter(
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware(level: .info))
-    router.add(middleware: SecurityHeadersMiddleware(contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles)))
+    router.add(middleware: SecurityHeadersMiddleware(
+        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
     router.add(middleware: ErrorMiddleware())
 
-    SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies,
+    let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
+    SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies, crossSite: crossSite,
                       trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
     UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)
     for (basePath, style) in [("/v1/StudentLocation", StudentLocationController.Style.v1),
                               ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse)] {
         StudentLocationController(
             basePath: basePath, style: style, service: locations, authenticator: authenticator,
-            crossSite: CrossSiteGuard(publicURL: configuration.publicURL), publicURL: configuration.publicURL,
+            crossSite: crossSite, publicURL: configuration.publicURL,
             trustForwardedFor: configuration.trustForwardedFor
         ).addRoutes(to: router)
     }
-    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, health: store,
+    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, crossSite: crossSite, health: store,
                      geocoder: geocoder, trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
     GeocodeController(
         state: geocoder,

@@ -1,29 +1,39 @@
 import Hummingbird
 import OnTheMapModel
 
-/// Refuses cookie-authenticated writes that a browser sends on another site's behalf
-/// (api-contract.md section 5.5). Native clients send neither `Origin` nor `Sec-Fetch-Site` and
-/// are unaffected; bearer-token requests cannot be forged by another site and are exempt.
+/// Refuses requests that a browser sends on another site's behalf (api-contract.md section 5.5):
+/// cookie-authenticated writes, and logins and sign-ups, which another site could otherwise use to
+/// log a student's browser in to the other site's account. Native clients send neither `Origin`
+/// nor `Sec-Fetch-Site` and are unaffected; bearer-token requests cannot be forged by another site
+/// and are exempt from the write check.
 struct CrossSiteGuard: Sendable {
     let publicURL: PublicURL?
 
     func check(_ request: Request, caller: Caller) throws(APIError) {
         guard caller.viaCookie else { return }
-        let origin = request.headers[.origin]
-        let fetchSite = request.headers[.secFetchSite]?.lowercased()
-        guard origin != nil || fetchSite != nil else { return }
-        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
-            throw .forbidden("Cross-site request refused.")
-        }
-        if let origin, !isSameOrigin(origin, request: request) {
-            throw .forbidden("Cross-site request refused.")
-        }
+        guard try checkOrigin(request) else { return }
         // A browser request must prove it can read our cookie: echo XSRF-TOKEN in X-XSRF-TOKEN.
         guard let cookie = request.cookies[SessionCookies.xsrfName]?.value, !cookie.isEmpty,
               let header = request.headers[.xXSRFToken],
               Self.constantTimeEqual(cookie, header) else {
             throw .forbidden("Missing or wrong X-XSRF-TOKEN header: echo the XSRF-TOKEN cookie.")
         }
+    }
+
+    /// Refuses a browser request from another origin; true when the request came from a browser
+    /// (it named its origin or its fetch site), false from a native client.
+    @discardableResult
+    func checkOrigin(_ request: Request) throws(APIError) -> Bool {
+        let origin = request.headers[.origin]
+        let fetchSite = request.headers[.secFetchSite]?.lowercased()
+        guard origin != nil || fetchSite != nil else { return false }
+        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
+            throw .forbidden("Cross-site request refused.")
+        }
+        if let origin, !isSameOrigin(origin, request: request) {
+            throw .forbidden("Cross-site request refused.")
+        }
+        return true
     }
 
     /// Compares with the configured public origin, or, when none is set, with the Host header.

@@ -8,6 +8,7 @@ struct NativeController: Sendable {
     let locations: any LocationStore
     let authenticator: SessionAuthenticator
     let cookies: SessionCookies
+    let crossSite: CrossSiteGuard
     let health: any StoreHealth
     let geocoder: GeocoderState
     let trustForwardedFor: Bool
@@ -21,6 +22,7 @@ struct NativeController: Sendable {
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try crossSite.checkOrigin(request)
         let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
         let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
         let session = try await accounts.signUp(signUp, clientAddress: address)

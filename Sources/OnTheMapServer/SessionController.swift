@@ -7,6 +7,7 @@ struct SessionController: Sendable {
     let accounts: AccountService
     let authenticator: SessionAuthenticator
     let cookies: SessionCookies
+    let crossSite: CrossSiteGuard
     let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -17,6 +18,7 @@ struct SessionController: Sendable {
 
     /// Logs in with `{"udacity": {"username", "password"}}`.
     @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try crossSite.checkOrigin(request)
         let credentials = try await Self.credentials(in: request)
         let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
         let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: address)

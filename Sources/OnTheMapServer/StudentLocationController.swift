@@ -83,9 +83,10 @@ struct StudentLocationController: Sendable {
     }
 
     /// Parse's absolute URL of the new object.
+    /// Absolute from `--public-url`; without it, a path (RFC 9110 allows a relative `Location`),
+    /// never built from the request's `Host`, which a client chooses.
     private func locationURL(of objectId: String, request: Request) -> String {
-        let origin = publicURL?.origin ?? "http://\(request.head.authority ?? "localhost")"
-        return origin + basePath + "/" + objectId
+        (publicURL?.origin ?? "") + basePath + "/" + objectId
     }
 }
 

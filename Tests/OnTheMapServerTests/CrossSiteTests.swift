@@ -66,4 +66,54 @@ import Testing
             #expect(bearer.status == .ok)
         }
     }
+
+    // Issue 10, item 6: another site cannot log a browser in (or sign it up) to an account of its
+    // choosing with a form post; the web app and native apps still can.
+
+    @Test(arguments: ["/v1/session", "/api/session"])
+    func aCrossSiteFormPostCannotLogIn(path: String) async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            let form = #"{"udacity": {"username": "\#(student.email)", "password": "\#(student.password)"}}"#
+            for headers: HTTPFields in [
+                [.origin: "https://evil.example", .contentType: "text/plain"],
+                [.init("Sec-Fetch-Site")!: "cross-site", .contentType: "text/plain"],
+                [.origin: "null", .contentType: "application/x-www-form-urlencoded"],
+            ] {
+                let response = try await server.send(.post, path, body: form, headers: headers)
+                #expect(response.status == .forbidden, "\(headers)")
+                #expect(response.setCookies["otm_session"] == nil)
+                #expect(try JSONSerialization.jsonObject(with: response.unprefixed()) is [String: Any])
+            }
+            let webApp = try await server.send(.post, path, body: form, headers: [.origin: "http://localhost", .init("Sec-Fetch-Site")!: "same-origin"])
+            #expect(webApp.status == .ok)
+            let native = try await server.send(.post, path, body: form)
+            #expect(native.status == .ok)
+        }
+    }
+
+    @Test func aCrossSiteFormPostCannotSignUp() async throws {
+        try await TestServer.run { server in
+            let before = try await server.snapshot()
+            let form = #"{"email": "planted@example.com", "password": "attacker chosen 1", "firstName": "A", "lastName": "B"}"#
+            let response = try await server.send(.post, "/v1/accounts", body: form, headers: [.origin: "https://evil.example", .contentType: "text/plain"])
+            #expect(response.status == .forbidden)
+            #expect(try await server.snapshot() == before)
+            let webApp = try await server.send(.post, "/v1/accounts", body: form, headers: [.origin: "http://localhost"])
+            #expect(webApp.status == .created)
+        }
+    }
+
+    @Test func hstsOnlyWhenThePublicURLIsHTTPS() async throws {
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }) { server in
+            for path in ["/", "/v1/StudentLocation", "/no/such/path"] {
+                let response = try await server.send(.get, path)
+                #expect(response.headers[.init("Strict-Transport-Security")!] == "max-age=31536000", "\(path)")
+            }
+        }
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("http://map.example.org") }) { server in
+            let response = try await server.send(.get, "/")
+            #expect(response.headers[.init("Strict-Transport-Security")!] == nil)
+        }
+    }
 }
