@@ -13,7 +13,7 @@ public func buildApplication(
     _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let store = database.store
-    let router = try await buildRouter(configuration, store: store, logger: logger)
+    let router = try await buildRouter(configuration, store: store, logger: logger, precompressWebClient: true)
     var app = Application(
         router: router,
         server: .onTheMap,
@@ -43,7 +43,7 @@ private func browserHost(_ host: String) -> String {
 /// Every route and middleware, over any store.
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
-    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil
+    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, precompressWebClient: Bool = false
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -54,7 +54,7 @@ func buildRouter(
         hashing: WorkLane(
             name: "password checks", concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueue,
             perKeyLimit: configuration.passwordHashesPerAddress),
-        decoyHash: try await hasher.hash(Identifiers.token()),
+        decoyHash: DecoyHash(hasher: hasher),
         loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
         addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
         signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
@@ -70,6 +70,7 @@ func buildRouter(
     router.add(middleware: RequestLogMiddleware(level: .info))
     router.add(middleware: SecurityHeadersMiddleware(
         contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
+    router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
@@ -92,6 +93,8 @@ func buildRouter(
         upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
         trustForwardedFor: configuration.trustForwardedFor
     ).addRoutes(to: router)
-    try WebController(settings: configuration.webClient).addRoutes(to: router)
+    let web = try WebController(settings: configuration.webClient)
+    web.addRoutes(to: router)
+    if precompressWebClient { Task(priority: .background) { await web.precompress() } }
     return router
 }

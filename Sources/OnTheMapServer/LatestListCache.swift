@@ -3,13 +3,15 @@ import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapModel
 
-/// The encoded bytes of the default list (latest 100) with their ETag, rebuilt only after a change
-/// to a location is announced. The list is read far more often than anything is written: this turns
-/// most reads into a memory copy. Requests that miss together share one rebuild.
+/// The encoded bytes of the default list (latest 100) with their ETag and their gzip form, rebuilt
+/// only after a change to a location is announced. The list is read far more often than anything is
+/// written: this turns most reads into a memory copy. Requests that miss together share one rebuild.
 final class LatestListCache: Sendable {
     struct Entry: Sendable {
         let body: ByteBuffer
         let etag: String
+        /// Level 9, made once per change: most phones ask for gzip.
+        let gzipped: ByteBuffer?
     }
 
     private struct State {
@@ -37,7 +39,7 @@ final class LatestListCache: Sendable {
             if let rebuild = state.rebuild, rebuild.generation == state.generation { return (nil, rebuild.task, state.generation) }
             let task = Task {
                 let body = try await build()
-                return Entry(body: body, etag: Self.etag(of: body))
+                return Entry(body: body, etag: Self.etag(of: body), gzipped: try? ResponseCompression.gzip(body, level: 9))
             }
             state.rebuild = (state.generation, task)
             return (nil, task, state.generation)

@@ -20,20 +20,26 @@ struct LocationService: Sendable {
     let lanes: ReadLanes
     let anonymousWrites: SlidingWindowLimiter
 
-    /// The encoded `{"results": [...]}` (with `count` when asked) for `query`; the default list
-    /// comes from the cache with an ETag.
+    /// A list answer: the default list comes from the cache with an ETag and its gzip form.
+    struct ListAnswer: Sendable {
+        let body: ByteBuffer
+        var etag: String? = nil
+        var gzipped: ByteBuffer? = nil
+    }
+
+    /// The encoded `{"results": [...]}` (with `count` when asked) for `query`.
     /// Reads run in the lane their cost calls for; a cache hit reads nothing.
-    func list(_ query: LocationQuery) async throws -> (body: ByteBuffer, etag: String?) {
+    func list(_ query: LocationQuery) async throws -> ListAnswer {
         if query.isDefaultList {
             let entry = try await cache.get { [self] in try await read(query) }
-            return (entry.body, entry.etag)
+            return ListAnswer(body: entry.body, etag: entry.etag, gzipped: entry.gzipped)
         }
-        return (try await read(query), nil)
+        return ListAnswer(body: try await read(query))
     }
 
     /// The encoded page, read in the query's lane.
     private func read(_ query: LocationQuery) async throws -> ByteBuffer {
-        try await lanes.lane(for: query).run { try Self.encode(try await store.locations(query)) }
+        try await lanes.lane(for: query).run { Self.encode(try await store.locations(query)) }
     }
 
     func location(objectId: String) async throws -> StudentLocation {
@@ -106,13 +112,8 @@ struct LocationService: Sendable {
         throw APIError.forbidden("Only the owner of this location (or an admin) may change it.")
     }
 
-    static func encode(_ page: LocationPage) throws -> ByteBuffer {
-        ByteBuffer(data: try JSONResponse.encoder().encode(ListBody(results: page.results, count: page.count)))
+    /// `{"count": N, "results": [...]}`, `count` only when asked for.
+    static func encode(_ page: LocationPage) -> ByteBuffer {
+        ByteBuffer(bytes: LocationJSON.page(page.results, count: page.count))
     }
-}
-
-/// `{"results": [...], "count": N}`, `count` only when asked for.
-private struct ListBody: Encodable {
-    let results: [StudentLocation]
-    let count: Int?
 }

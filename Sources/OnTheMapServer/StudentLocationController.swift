@@ -23,16 +23,21 @@ struct StudentLocationController: Sendable {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit, maxSkip: service.maxSkip)
         // An expensive query is stopped, running or waiting in its lane, when its client goes.
-        let (body, etag) = query.isIndexed
+        let answer = query.isIndexed
             ? try await service.list(query)
             : try await context.untilClientLeaves { [service] in try await service.list(query) }
-        guard let etag else { return JSONResponse.raw(body) }
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+        guard let etag = answer.etag else { return JSONResponse.raw(answer.body) }
+        // The cached list: revalidated by ETag, its gzip form ready for clients that take it.
+        let gzipped = ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? answer.gzipped : nil
+        let tag = gzipped != nil ? ResponseCompression.gzipETag(etag) : etag
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .notModified, headers: headers)
         }
-        return JSONResponse.raw(body, headers: headers)
+        guard let gzipped else { return JSONResponse.raw(answer.body, headers: headers) }
+        headers[.contentEncoding] = "gzip"
+        return JSONResponse.raw(gzipped, headers: headers)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -104,7 +104,7 @@ import Testing
             #expect(Self.render(parse, masks) == """
                 HTTP 201
                 Content-Type: application/json; charset=utf-8
-                Location: http://localhost/parse/classes/StudentLocation/<objectId>
+                Location: /parse/classes/StudentLocation/<objectId>
 
                 {"createdAt":"<time3>","objectId":"<objectId>"}
                 """)

@@ -90,6 +90,19 @@ import Testing
         }
     }
 
+    /// Issue 10, item 7: start-up computes no hash; the decoy is made once, when first needed.
+    @Test func theDecoyHashIsMadeOnFirstUseNotAtStart() async throws {
+        let hasher = CountingHasher()
+        try await TestServer.run(hasher: hasher) { server in
+            #expect(await hasher.hashes == 0)
+            for _ in 0..<3 {
+                try await server.send(.post, "/v1/session", body: #"{"udacity": {"username": "nobody@example.com", "password": "nope"}}"#)
+            }
+            #expect(await hasher.hashes == 1)
+            #expect(await hasher.verifications == 3)
+        }
+    }
+
     @Test func emailIsCaseInsensitive() async throws {
         try await TestServer.run { server in
             _ = try await server.signUp(email: "Ada@Example.com")
@@ -208,11 +221,15 @@ import Testing
     }
 }
 
-/// Counts bcrypt verifications without doing them.
+/// Counts bcrypt hashes and verifications without doing them.
 actor CountingHasher: PasswordHasher {
     private(set) var verifications = 0
+    private(set) var hashes = 0
 
-    nonisolated func hash(_ password: String) async throws -> String { "hashed:" + password }
+    func hash(_ password: String) async throws -> String {
+        hashes += 1
+        return "hashed:" + password
+    }
 
     func verify(_ password: String, against hash: String) async throws -> Bool {
         verifications += 1

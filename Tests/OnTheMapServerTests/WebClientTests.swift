@@ -157,7 +157,7 @@ import Testing
         ("br", false), (nil, false),
     ] as [(String?, Bool)])
     func acceptEncodingIsRead(header: String?, accepts: Bool) {
-        #expect(WebController.acceptsGzip(header) == accepts)
+        #expect(ResponseCompression.acceptsGzip(header) == accepts)
     }
 }
 

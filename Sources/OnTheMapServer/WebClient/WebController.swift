@@ -27,40 +27,36 @@ struct WebController: Sendable {
         self.assets = assets
     }
 
+    /// Makes every gzip form now, one after another, so that the first visitors after a start do
+    /// not wait for them (run in the background once the server is up).
+    func precompress() async {
+        for asset in assets.values { _ = await asset.gzipped() }
+    }
+
     /// The client's files as built into the server's resource bundle.
     static var bundledWebRoot: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         for (path, asset) in assets {
-            router.resource(RouterPath(path), [(.get, { request, _ in Self.response(for: asset, request: request) })])
+            router.resource(RouterPath(path), [(.get, { request, _ in await Self.response(for: asset, request: request) })])
         }
     }
 
     /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.
     /// `no-cache` makes browsers revalidate, so a new release is picked up at the next load.
-    static func response(for asset: StaticAsset, request: Request) -> Response {
-        let gzip = asset.gzipped != nil && acceptsGzip(request.headers[.acceptEncoding])
-        let etag = gzip ? asset.gzipETag : asset.etag
+    static func response(for asset: StaticAsset, request: Request) async -> Response {
+        let gzipped = ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? await asset.gzipped() : nil
+        let etag = gzipped != nil ? ResponseCompression.gzipETag(asset.etag) : asset.etag
         var headers: HTTPFields = [.contentType: asset.contentType, .eTag: etag, .cacheControl: "no-cache"]
-        if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if asset.gzip != nil { headers[.vary] = "Accept-Encoding" }
         let tags = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         if tags.contains(etag) || tags.contains("*") {
             return Response(status: .notModified, headers: headers)
         }
-        if gzip { headers[.contentEncoding] = "gzip" }
-        let body = gzip ? asset.gzipped! : asset.body
+        if gzipped != nil { headers[.contentEncoding] = "gzip" }
+        let body = gzipped ?? asset.body
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
-    }
-
-    /// True when `Accept-Encoding` lists gzip (or `*`) without `q=0`.
-    static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "*" else { return false }
-            return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
-        }
     }
 
     /// `{"tiles": {"url", "attribution"}}`, or `{"tiles": null}` for the offline basemap alone.

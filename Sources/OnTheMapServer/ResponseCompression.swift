@@ -1,0 +1,66 @@
+import CompressNIO
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// gzip for answers whose client accepts it (docs/API.md, "Compression"). The web client's files
+/// and the cached list keep their compressed form ready; every other JSON answer over 1 KiB is
+/// compressed here as it leaves.
+enum ResponseCompression {
+    /// Below this, gzip's header and the CPU are not worth it.
+    static let minimumBytes = 1024
+
+    /// True when `Accept-Encoding` lists gzip (or `*`) without `q=0`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "*" else { return false }
+            return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+        }
+    }
+
+    /// `buffer` gzipped at `level` (1 fastest … 9 smallest).
+    static func gzip(_ buffer: ByteBuffer, level: Int32) throws -> ByteBuffer {
+        var input = buffer
+        return try input.compress(with: .gzip, configuration: .init(compressionLevel: level))
+    }
+
+    /// A strong ETag for the gzip form of the representation tagged `etag`.
+    static func gzipETag(_ etag: String) -> String { String(etag.dropLast()) + "-gz\"" }
+}
+
+/// Compresses JSON answers on their way out when the client accepts gzip. Answers that chose their
+/// own encoding (they carry `Vary` already: the web client's files, the cached list) pass as they are.
+struct CompressionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    /// Level 5: most of level 9's saving on JSON, at a fraction of its CPU per answer.
+    let level: Int32 = 5
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        guard response.headers[.vary] == nil, response.headers[.contentEncoding] == nil,
+              response.headers[.contentType]?.hasPrefix("application/json") == true,
+              let length = response.body.contentLength, length >= ResponseCompression.minimumBytes else { return response }
+        response.headers[.vary] = "Accept-Encoding"
+        guard ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) else { return response }
+        let collected = BodyCollector()
+        try await response.body.write(collected)
+        let compressed = try ResponseCompression.gzip(collected.buffer, level: level)
+        response.headers[.contentEncoding] = "gzip"
+        response.headers[.contentLength] = String(compressed.readableBytes)
+        if let etag = response.headers[.eTag] { response.headers[.eTag] = ResponseCompression.gzipETag(etag) }
+        response.body = ResponseBody(byteBuffer: compressed)
+        return response
+    }
+}
+
+/// Takes a body's bytes instead of sending them.
+private final class BodyCollector: ResponseBodyWriter {
+    var buffer = ByteBuffer()
+    func write(_ part: ByteBuffer) async throws {
+        var part = part
+        buffer.writeBuffer(&part)
+    }
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
