@@ -25,7 +25,7 @@ public enum LocationJSON {
     /// One location, keys in sorted order.
     static func append(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #"{"createdAt":"#, to: &out)
-        append(string: WireTime.formatMillis(location.createdAt), to: &out)
+        append(time: location.createdAt, to: &out)
         append(raw: #","firstName":"#, to: &out)
         append(string: location.firstName, to: &out)
         append(raw: #","lastName":"#, to: &out)
@@ -43,7 +43,7 @@ public enum LocationJSON {
         append(raw: #","uniqueKey":"#, to: &out)
         append(string: location.uniqueKey, to: &out)
         append(raw: #","updatedAt":"#, to: &out)
-        append(string: WireTime.formatMillis(location.updatedAt), to: &out)
+        append(time: location.updatedAt, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -51,12 +51,32 @@ public enum LocationJSON {
         out.append(contentsOf: text.utf8)
     }
 
+    /// A wire timestamp as a JSON string (its characters never need escaping).
+    private static func append(time millis: Int64, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        WireTime.appendMillis(millis, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// A JSON string as JSONEncoder escapes it: `"` and `\` with a backslash, the control characters
     /// below U+0020 as `\b \t \n \f \r` or `\u00xx` (lowercase hex), everything else (`/`, DEL,
     /// U+2028, any script) as its UTF-8 bytes.
     static func append(string text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { bytes in
+            // Most strings need no escape: copy them whole.
+            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                appendEscaping(bytes, to: &out)
+            } else {
+                out.append(contentsOf: bytes)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaping(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -73,7 +93,6 @@ public enum LocationJSON {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// A finite Double as JSONEncoder writes it: Swift's shortest round-trip form, without the

@@ -50,17 +50,53 @@ public enum WireTime {
         return millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000
     }
 
-    private static func format(seconds: Int64, fraction: Int64, digits: Int) -> String {
-        let (year, month, day) = civil(days: floorDiv(seconds, 86_400))
-        let secondOfDay = floorMod(seconds, 86_400)
-        var out = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        return out + "." + pad(fraction, digits) + "Z"
+    /// Milliseconds since the epoch, formatted as by `formatMillis`, appended as UTF-8 (the list
+    /// encoder's path: no String per timestamp).
+    public static func appendMillis(_ millis: Int64, to out: inout [UInt8]) {
+        append(seconds: floorDiv(millis, 1000), fraction: floorMod(millis, 1000), digits: 3, to: &out)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    private static func format(seconds: Int64, fraction: Int64, digits: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(27)
+        append(seconds: seconds, fraction: fraction, digits: digits, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func append(seconds: Int64, fraction: Int64, digits: Int, to out: inout [UInt8]) {
+        let (year, month, day) = civil(days: floorDiv(seconds, 86_400))
+        let secondOfDay = floorMod(seconds, 86_400)
+        pad(year, 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        pad(month, 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        pad(day, 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        pad(secondOfDay / 3600, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        pad(secondOfDay / 60 % 60, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        pad(secondOfDay % 60, 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        pad(fraction, digits, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` in decimal, zero-padded on the left to `width` digits (longer or negative values as
+    /// they are, the sign first).
+    private static func pad(_ value: Int64, _ width: Int, to out: inout [UInt8]) {
+        var limit: Int64 = 1
+        for _ in 0..<width { limit *= 10 }
+        guard value >= 0, value < limit else {
+            let digits = String(value)
+            out.append(contentsOf: (digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits).utf8)
+            return
+        }
+        var divisor = limit / 10
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// Days since the epoch to a proleptic Gregorian date (H. Hinnant's civil-from-days algorithm).

@@ -3,13 +3,9 @@ import SQLKit
 
 /// A row read through GRDB, copied out of the connection so that it can leave the database queue.
 struct SQLiteRow: SQLRow {
+    /// Shared by every row of one result.
     let allColumns: [String]
     let values: [DatabaseValue]
-
-    init(_ row: Row) {
-        allColumns = Array(row.columnNames)
-        values = Array(row.databaseValues)
-    }
 
     func contains(column: String) -> Bool { allColumns.contains(column) }
 
@@ -18,6 +14,15 @@ struct SQLiteRow: SQLRow {
     /// Decodes the types the store reads: strings, integers, doubles, booleans, and optionals of them.
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         let value = try value(column)
+        // The common types first, by comparing metatypes: the generic path below asks the runtime
+        // for protocol conformances, which cost more than the rest of reading a row.
+        switch value.storage {
+        case .string(let string) where D.self == String.self: return unsafeBitCast(string, to: D.self)
+        case .int64(let integer) where D.self == Int64.self: return unsafeBitCast(integer, to: D.self)
+        case .double(let double) where D.self == Double.self: return unsafeBitCast(double, to: D.self)
+        case .int64(let integer) where D.self == Double.self: return unsafeBitCast(Double(integer), to: D.self)
+        default: break
+        }
         if let optional = D.self as? any OptionalColumn.Type {
             guard let decoded = try optional.decode(value, column: column) as? D else { throw mismatch(column, type) }
             return decoded
@@ -80,8 +85,19 @@ struct SQLiteStatement: Sendable {
     }
 
     /// Runs it on `db` and copies out every row it returns (none for most writes).
+    /// The rows, copied out of the connection; the statement stays prepared on it for next time.
     func rows(in db: Database) throws -> [SQLiteRow] {
-        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).map(SQLiteRow.init)
+        let statement = try db.cachedStatement(sql: sql)
+        let columns = statement.columnNames
+        let indices = 0..<CInt(columns.count)
+        // The cursor steps the statement; each row's values are read straight off it (GRDB's
+        // Row.databaseValues goes through a generic lazy map that costs more than SQLite does).
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values))
+        var rows: [SQLiteRow] = []
+        while try cursor.next() != nil {
+            rows.append(SQLiteRow(allColumns: columns, values: indices.map { DatabaseValue(sqliteStatement: statement.sqliteStatement, index: $0) }))
+        }
+        return rows
     }
 
     /// SQLKit hands binds over as `Encodable`; the store binds strings, numbers, booleans and nil.
