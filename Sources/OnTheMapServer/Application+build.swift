@@ -31,6 +31,11 @@ public func buildApplication(
     return app
 }
 
+/// The security headers every answer carries, routed or not.
+func securityHeaders(_ configuration: AppConfiguration) -> SecurityHeaders {
+    SecurityHeaders(contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL)
+}
+
 /// The host to put in a URL for a browser: a wildcard address means this machine.
 private func browserHost(_ host: String) -> String {
     switch host {
@@ -68,8 +73,7 @@ func buildRouter(
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware(level: .info))
-    router.add(middleware: SecurityHeadersMiddleware(
-        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
+    router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
 

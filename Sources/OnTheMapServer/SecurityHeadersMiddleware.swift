@@ -2,25 +2,35 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries: no MIME sniffing, no referrer leaks, no framing, the
-/// Content-Security-Policy the web client runs under, and HSTS when the public URL is https.
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let contentSecurityPolicy: String
-    /// One year, this host only: subdomains may be other services of the school's that are not ours.
-    let strictTransportSecurity: String?
+/// Content-Security-Policy the web client runs under, and HSTS when the public URL is https. Also
+/// used by the HTTP edge for the answers it makes before routing.
+struct SecurityHeaders: Sendable {
+    let fields: HTTPFields
 
     init(contentSecurityPolicy: String, publicURL: PublicURL?) {
-        self.contentSecurityPolicy = contentSecurityPolicy
-        self.strictTransportSecurity = publicURL?.isSecure == true ? "max-age=31536000" : nil
+        var fields: HTTPFields = [
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "no-referrer",
+            .xFrameOptions: "DENY",
+            .contentSecurityPolicy: contentSecurityPolicy,
+        ]
+        // One year, this host only: subdomains may be other services of the school's that are not ours.
+        if publicURL?.isSecure == true { fields[.strictTransportSecurity] = "max-age=31536000" }
+        self.fields = fields
     }
+
+    func apply(to headers: inout HTTPFields) {
+        for field in fields { headers[field.name] = field.value }
+    }
+}
+
+struct SecurityHeadersMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let headers: SecurityHeaders
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.xFrameOptions] = "DENY"
-        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
-        if let strictTransportSecurity { response.headers[.strictTransportSecurity] = strictTransportSecurity }
+        headers.apply(to: &response.headers)
         return response
     }
 }
