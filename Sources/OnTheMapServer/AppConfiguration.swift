@@ -69,6 +69,8 @@ public struct AppConfiguration: Sendable {
     /// How often to check whether another process (`onthemap user remove`) wrote to the database,
     /// so that the cached list picks the change up.
     public var externalWriteCheckInterval: Duration = .milliseconds(500)
+    /// Timeouts and connection limits at the HTTP edge.
+    public var edge = EdgeLimits()
     /// Where Leaflet is and which map background the web client draws.
     public var webClient = WebClientSettings()
 

@@ -16,7 +16,8 @@ public func buildApplication(
     let router = try await buildRouter(configuration, store: store, logger: logger, precompressWebClient: true)
     var app = Application(
         router: router,
-        server: .onTheMap,
+        server: HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration),
+                         clientsBehindProxy: configuration.trustForwardedFor).server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
         onServerRunning: { channel in
             // Says where to point a browser, with the real port when --port 0 picked one.
@@ -74,6 +75,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware(level: .info))
     router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
+    router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
 

@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var edge: EdgeOptions
+
     @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
     var writes: String?
 
@@ -179,6 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.publicURL = origin
         }
+        configuration.edge = try edge.limits()
         configuration.trustForwardedFor = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
             .value(trustProxy, default: false, expected: "yes or no") { ["yes": true, "true": true, "1": true, "no": false, "false": false, "0": false][$0.lowercased()] }
         configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")

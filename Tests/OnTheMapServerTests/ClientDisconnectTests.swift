@@ -31,13 +31,13 @@ import Testing
 
             occupant.release()
             try await held.value
-            let answer = try staying.readResponse()
+            let answer = try await staying.readResponse()
             #expect(answer.statusLine == "HTTP/1.1 200 OK", "\(answer)")
             #expect(answer.body.hasPrefix(#"{"results":"#))
             // The same connection serves the next request: watching for a hang-up reads nothing
             // of it.
             try staying.send(Self.expensiveRequest)
-            #expect(try staying.readResponse().statusLine == "HTTP/1.1 200 OK")
+            #expect(try await staying.readResponse().statusLine == "HTTP/1.1 200 OK")
             #expect(lanes.expensive.load.running == 0 && lanes.expensive.load.waiting == 0)
         }
     }

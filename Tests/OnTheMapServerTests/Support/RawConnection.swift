@@ -7,7 +7,9 @@ import Foundation
 
 /// A plain TCP connection to the live test server, for what an HTTP client library hides: sending
 /// a request and hanging up before the answer, or reading several answers off one connection.
-final class RawConnection {
+/// Its blocking reads run on a Dispatch thread, never on the concurrency pool that the server in
+/// the same process needs (two tests blocked there at once would starve it).
+final class RawConnection: @unchecked Sendable {
     private let socketDescriptor: Int32
     private var isOpen = true
 
@@ -33,8 +35,9 @@ final class RawConnection {
 
     deinit { close() }
 
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+    func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
+
+    func send(bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let written = bytes[sent...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -44,7 +47,22 @@ final class RawConnection {
     }
 
     /// Reads one answer with a `Content-Length` body; returns its status line and body.
-    func readResponse() throws -> (statusLine: String, body: String) {
+    func readResponse() async throws -> (statusLine: String, body: String) {
+        try await Self.offloaded { try self.blockingReadResponse() }
+    }
+
+    /// Everything the server sends until it closes the connection.
+    func readUntilClosed() async throws -> [UInt8] {
+        try await Self.offloaded { try self.blockingReadUntilClosed() }
+    }
+
+    private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private func blockingReadResponse() throws -> (statusLine: String, body: String) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -60,6 +78,20 @@ final class RawConnection {
             }
             let count = recv(socketDescriptor, &buffer, buffer.count, 0)
             guard count > 0 else { throw TestFailure("the connection ended before a whole answer (recv \(count), errno \(errno))") }
+            received.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    private func blockingReadUntilClosed() throws -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            if count == 0 { return received }
+            guard count > 0 else {
+                if errno == ECONNRESET { return received }
+                throw TestFailure("recv failed before the server closed (errno \(errno)); got \(received.count) bytes")
+            }
             received.append(contentsOf: buffer[0..<count])
         }
     }

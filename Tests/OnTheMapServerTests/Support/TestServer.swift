@@ -53,7 +53,9 @@ struct TestServer {
         do {
             let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes)
             let app = Application(
-                router: router, server: .onTheMap, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+                router: router,
+                server: HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration), clientsBehindProxy: false).server,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
             try await app.test(live ? .live : .router) { client in
                 try await body(TestServer(client: client, store: database.store, database: database))
             }

@@ -21,9 +21,6 @@ final class ClientDisconnectWatch: ChannelInboundHandler, RemovableChannelHandle
     private var gone: EventLoopPromise<Void>?
     private var isGone = false
 
-    /// The handlers for every new connection (Hummingbird calls this once per connection).
-    static func handlers() -> [any RemovableChannelHandler] { [ClientDisconnectWatch()] }
-
     func handlerAdded(context: ChannelHandlerContext) {
         gone = context.eventLoop.makePromise(of: Void.self)
     }
@@ -61,11 +58,6 @@ final class ClientDisconnectWatch: ChannelInboundHandler, RemovableChannelHandle
             try channel.pipeline.syncOperations.handler(type: ClientDisconnectWatch.self).gone?.futureResult
         }.get()
     }
-}
-
-extension HTTPServerBuilder {
-    /// HTTP/1.1 with the client-disconnect watch on every connection.
-    static var onTheMap: HTTPServerBuilder { .http1(configuration: .init(additionalChannelHandlers: ClientDisconnectWatch.handlers())) }
 }
 
 extension AppRequestContext {

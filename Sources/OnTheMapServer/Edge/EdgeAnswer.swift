@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import OnTheMapModel
+
+/// An error answer made by the HTTP edge, before any route runs (a request that cannot be parsed,
+/// a client too slow, a server full): JSON in the shape of the family the path belongs to, the
+/// Udacity prefix on Udacity paths, the security headers, and `Connection: close`.
+struct EdgeAnswer {
+    let head: HTTPResponse
+    let body: ByteBuffer
+
+    init(_ error: APIError, path: String?, security: SecurityHeaders) {
+        let family = PathFamily(path: path ?? "/")
+        var body = ByteBuffer()
+        if family.hasPrefix { body.writeBytes(UdacityPrefix.bytes) }
+        body.writeBytes((try? JSONResponse.encoder().encode(family.errorBody(error))) ?? Data(#"{"error":"Bad request."}"#.utf8))
+        var fields: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .cacheControl: "no-store",
+            .contentLength: String(body.readableBytes),
+            .connection: "close",
+        ]
+        if let retryAfter = error.retryAfterSeconds { fields[.retryAfter] = String(retryAfter) }
+        if let allowed = error.allowedMethods { fields[.allow] = allowed.joined(separator: ", ") }
+        security.apply(to: &fields)
+        self.head = HTTPResponse(status: .init(code: error.status), headerFields: fields)
+        self.body = body
+    }
+
+    /// The whole answer as HTTP/1.1 bytes, for a handler that sits below the HTTP codec.
+    var bytes: ByteBuffer {
+        var out = ByteBuffer()
+        out.writeString("HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n")
+        for field in head.headerFields { out.writeString("\(field.name.rawName): \(field.value)\r\n") }
+        out.writeString("\r\n")
+        var body = self.body
+        out.writeBuffer(&body)
+        return out
+    }
+}
+
+extension APIError {
+    /// A request the HTTP parser refused (bad request line, over-long head, conflicting lengths).
+    static func unparseable(_ detail: String) -> APIError {
+        APIError(status: 400, code: ParseErrorCode.invalidJSON, message: "The request could not be read: \(detail).")
+    }
+
+    /// A method this service does not implement at all (CONNECT, TRACE, or one it does not know).
+    static let methodNotImplemented = APIError(
+        status: 501, code: ParseErrorCode.operationForbidden, message: "This method is not supported here.")
+
+    /// The client took too long to send its request.
+    static let requestTimeout = APIError(
+        status: 408, code: ParseErrorCode.requestLimitExceeded, message: "The request took too long to arrive; send it again.")
+
+    /// The server holds as many connections as it can.
+    static let tooManyConnections = overloaded(message: "The server has as many connections as it can hold; try again in a moment.")
+}

@@ -1,0 +1,60 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// HTTP/1.1 as Hummingbird's own `HTTP1Channel` sets it up, with the edge's handlers around the
+/// parser: `RawRequestWatch` below it (connection limits, the start of each request),
+/// `RequestPhaseWatch` and `ClientDisconnectWatch` above it (deadlines, answers to requests the
+/// parser refuses, clients that hang up).
+struct EdgeHTTP1Channel: HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let edge: HTTPEdge
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            let phases = RequestPhaseWatch(limits: edge.limits, security: edge.security, registry: edge.registry)
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(RawRequestWatch(
+                phases: phases, registry: edge.registry, security: edge.security, limitPerAddress: !edge.clientsBehindProxy))
+            try operations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: .init())
+            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try operations.addHandler(phases)
+            try operations.addHandler(ClientDisconnectWatch())
+            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: edge.limits.idleTimeout, logger: logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: value, logger: logger)
+    }
+}
+
+/// Everything the edge shares across connections: its limits, the registry of open connections,
+/// and the security headers for the answers it makes itself.
+public struct HTTPEdge: Sendable {
+    let limits: EdgeLimits
+    let registry: ConnectionRegistry
+    let security: SecurityHeaders
+    /// Behind `--trust-proxy` every connection comes from the proxy: no per-address connection limit.
+    let clientsBehindProxy: Bool
+
+    init(limits: EdgeLimits, security: SecurityHeaders, clientsBehindProxy: Bool) {
+        self.limits = limits
+        self.registry = ConnectionRegistry(maxConnections: limits.maxConnections, maxPerAddress: limits.maxConnectionsPerAddress)
+        self.security = security
+        self.clientsBehindProxy = clientsBehindProxy
+    }
+
+    var server: HTTPServerBuilder {
+        HTTPServerBuilder { responder in EdgeHTTP1Channel(responder: responder, edge: self) }
+    }
+}
