@@ -23,7 +23,7 @@ packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaf
 browser=(chromium chromium-driver python3-selenium)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps sqlite3 "${browser[@]}") ;;
+    test) packages+=(curl jq procps sqlite3 python3-venv "${browser[@]}") ;;
     bench) packages+=(curl wrk sqlite3 iproute2 procps strace nginx-light "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
@@ -39,4 +39,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Schemathesis (PyPI) for `make api-fuzz`, in a virtualenv of its own under .build/.
+if [ "$purpose" = test ]; then
+    venv="$(cd "$(dirname "$0")/.." && pwd)/.build/venv-test"
+    if [ ! -x "$venv/bin/schemathesis" ]; then
+        echo "Installing schemathesis into $venv"
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
+    fi
 fi

@@ -3,14 +3,15 @@ import Hummingbird
 import OnTheMapModel
 
 /// Methods no route here implements (CONNECT, TRACE, any other the parser lets through) are
-/// answered 501 in the path family's shape, rather than a 404 that suggests the path is wrong.
+/// answered 405 in the path family's shape, with the methods this service uses, rather than a 404
+/// that suggests the path is wrong. (A method the parser does not know at all gets 501 from the edge.)
 struct KnownMethodsMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .options, .patch]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard Self.known.contains(request.method) else {
-            return JSONResponse.error(.methodNotImplemented, path: request.uri.path)
+            return JSONResponse.error(.methodNotAllowed(allowed: ["GET", "HEAD", "POST", "PUT", "DELETE"]), path: request.uri.path)
         }
         return try await next(request, context)
     }

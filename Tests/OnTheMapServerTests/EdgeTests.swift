@@ -67,11 +67,12 @@ import Testing
     }
 
     @Test(arguments: ["CONNECT", "TRACE"])
-    func methodsNoRouteImplementsAre501(method: String) async throws {
+    func methodsNoRouteImplementsAre405(method: String) async throws {
         try await TestServer.run { server in
             let response = try await server.send(.init(method)!, "/v1/StudentLocation")
-            #expect(response.status.code == 501)
-            #expect(try response.object()["status"] as? Int == 501)
+            #expect(response.status.code == 405)
+            #expect(response.headers[.allow] == "GET, HEAD, POST, PUT, DELETE")
+            #expect(try response.object()["status"] as? Int == 405)
             #expect(response.headers[.xContentTypeOptions] == "nosniff")
         }
     }
