@@ -28,7 +28,10 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.idle
     private var responding = false
     private var path: String?
-    private var deadline: Scheduled<Void>?
+    /// When the current phase must be over. A timer is only scheduled for it when a read ends with
+    /// the request still unfinished: most requests arrive whole in one read and need none.
+    private var due: NIODeadline?
+    private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     private var context: ChannelHandlerContext?
 
     init(limits: EdgeLimits, security: SecurityHeaders, registry: ConnectionRegistry) {
@@ -40,7 +43,7 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
+        timer?.task.cancel()
         self.context = nil
     }
 
@@ -53,7 +56,7 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         guard phase == .idle, let context else { return }
         phase = .readingHead
         registry.setIdle(context.channel, false)
-        armDeadline(limits.headerTimeout)
+        due = .now() + TimeAmount(limits.headerTimeout)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -61,14 +64,19 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             path = head.path.map { String($0.prefix { $0 != "?" }) }
             phase = .readingBody
-            armDeadline(limits.bodyTimeout)
+            due = .now() + TimeAmount(limits.bodyTimeout)
         case .end:
             phase = .handling
-            deadline?.cancel()
+            due = nil
         case .body:
             break
         }
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        armTimerIfNeeded()
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -105,18 +113,26 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func armDeadline(_ duration: Duration) {
-        deadline?.cancel()
-        guard let context else { return }
-        let loop = context.eventLoop
-        deadline = loop.scheduleTask(in: TimeAmount(duration)) { [weak self] in
-            loop.preconditionInEventLoop()
-            self?.timedOut()
+    /// Schedules the timer for `due` when a request is still arriving and no timer fires by then.
+    private func armTimerIfNeeded() {
+        guard let due, let context else { return }
+        if let timer {
+            if timer.deadline <= due { return }
+            timer.task.cancel()
         }
+        let loop = context.eventLoop
+        let task = loop.scheduleTask(deadline: due) { [weak self] in
+            loop.preconditionInEventLoop()
+            self?.timerFired()
+        }
+        timer = (task, due)
     }
 
-    private func timedOut() {
-        guard let context, phase == .readingHead || phase == .readingBody else { return }
+    private func timerFired() {
+        timer = nil
+        guard let context, let due, phase == .readingHead || phase == .readingBody else { return }
+        // The phase may have moved on and set a later deadline meanwhile: wait for that one.
+        guard NIODeadline.now() >= due else { return armTimerIfNeeded() }
         if responding {
             context.close(promise: nil)
         } else {
@@ -125,7 +141,8 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answerAndClose(_ context: ChannelHandlerContext, _ error: APIError) {
-        deadline?.cancel()
+        timer?.task.cancel()
+        due = nil
         let answer = EdgeAnswer(error, path: path, security: security)
         responding = true
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
