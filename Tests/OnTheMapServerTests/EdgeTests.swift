@@ -97,6 +97,18 @@ import Testing
         }
     }
 
+    @Test func aClientThatStallsAfterAnEarlyAnswerIsClosedWithoutASecondOne() async throws {
+        // A body deadline far longer than the router takes to refuse, even on a busy machine.
+        try await TestServer.run(configure: { $0.edge.bodyTimeout = .seconds(10) }, live: true) { server in
+            let connection = try RawConnection(port: try #require(server.client.port))
+            // No session: refused with 401 before the body is read, and the body never comes.
+            try connection.send("POST /v1/StudentLocation HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mapString\":")
+            #expect(try await connection.readResponse().statusLine == "HTTP/1.1 401 Unauthorized")
+            let rest = try await connection.readUntilClosed()
+            #expect(rest.isEmpty, "a second answer: \(String(decoding: rest, as: UTF8.self))")
+        }
+    }
+
     @Test func anIdleConnectionIsClosedWithoutAnAnswer() async throws {
         try await TestServer.run(configure: { $0.edge.idleTimeout = .milliseconds(500) }, live: true) { server in
             let connection = try RawConnection(port: try #require(server.client.port))

@@ -27,6 +27,9 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private let registry: ConnectionRegistry
     private var phase = Phase.idle
     private var responding = false
+    /// The router answered before the request had fully arrived (a 413, a refusal): its end then
+    /// makes the connection idle, and a deadline closes it without a second answer.
+    private var answeredEarly = false
     private var path: String?
     /// When the current phase must be over. A timer is only scheduled for it when a read ends with
     /// the request still unfinished: most requests arrive whole in one read and need none.
@@ -66,8 +69,12 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
             phase = .readingBody
             due = .now() + TimeAmount(limits.bodyTimeout)
         case .end:
-            phase = .handling
             due = nil
+            if answeredEarly {
+                becomeIdle(context)
+            } else {
+                phase = .handling
+            }
         case .body:
             break
         }
@@ -85,13 +92,20 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             responding = false
             if phase == .handling {
-                phase = .idle
-                path = nil
-                registry.setIdle(context.channel, true)
+                becomeIdle(context)
+            } else if phase != .idle {
+                answeredEarly = true
             }
         case .body: break
         }
         context.write(data, promise: promise)
+    }
+
+    private func becomeIdle(_ context: ChannelHandlerContext) {
+        phase = .idle
+        path = nil
+        answeredEarly = false
+        registry.setIdle(context.channel, true)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -133,7 +147,7 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         guard let context, let due, phase == .readingHead || phase == .readingBody else { return }
         // The phase may have moved on and set a later deadline meanwhile: wait for that one.
         guard NIODeadline.now() >= due else { return armTimerIfNeeded() }
-        if responding {
+        if responding || answeredEarly {
             context.close(promise: nil)
         } else {
             answerAndClose(context, .requestTimeout)
