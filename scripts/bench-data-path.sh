@@ -9,6 +9,7 @@
 #    same disk (target: at least 3 times), and fsync per acknowledged write (target: well below 1);
 # 4. the cached default list against nginx serving the same bytes.
 set -euo pipefail
+source "$(dirname "$0")/bench-helpers.sh"
 
 binary="$1"
 seconds="${2:-3}"
@@ -125,22 +126,7 @@ cached_rps="$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$cached_out")"
 stop
 mkdir -p "$work/www" && cp "$work/list.json" "$work/www/list.json"
 nginx_port=$((20000 + RANDOM % 20000))
-cat >"$work/nginx.conf" <<CONF
-user root;
-worker_processes auto;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx.err;
-events {}
-http {
-    access_log off;
-    server {
-        listen 127.0.0.1:$nginx_port;
-        root $work/www;
-        location / { default_type application/json; }
-    }
-}
-CONF
+nginx_static_conf "$work" "$nginx_port"
 nginx -c "$work/nginx.conf" -p "$work" &
 pids+=("$!")
 sleep 0.5

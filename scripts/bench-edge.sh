@@ -6,6 +6,7 @@
 # 3. the server's CPU per uncached 100-row page (process CPU time over requests served);
 # 4. one student's login while another address bursts 80 login attempts.
 set -euo pipefail
+source "$(dirname "$0")/bench-helpers.sh"
 
 binary="$1"
 seconds="${2:-10}"
@@ -61,23 +62,7 @@ plain_bytes="$(wc -c <"$work/www/list.json")"; gzip_bytes="$(wc -c <"$work/www/l
 ours_plain="$(rps "$(wrk -t2 -c32 -d"${seconds}s" "$base/v1/StudentLocation")")"
 ours_gzip="$(rps "$(wrk -t2 -c32 -d"${seconds}s" -H "Accept-Encoding: gzip" "$base/v1/StudentLocation")")"
 nginx_port=$((20000 + RANDOM % 20000))
-cat >"$work/nginx.conf" <<CONF
-user root;
-worker_processes auto;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx.err;
-events {}
-http {
-    access_log off;
-    server {
-        listen 127.0.0.1:$nginx_port;
-        root $work/www;
-        gzip_static on;
-        location / { default_type application/json; }
-    }
-}
-CONF
+nginx_static_conf "$work" "$nginx_port"
 nginx -c "$work/nginx.conf" -p "$work" &
 server_pids+=("$!")
 sleep 0.5

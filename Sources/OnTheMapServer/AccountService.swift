@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import OnTheMapModel
 import OnTheMapStore
 
@@ -12,7 +11,9 @@ struct AccountService: Sendable {
     let hashing: WorkLane
     /// A hash of a random password, verified against when the email is unknown so that an unknown
     /// email and a wrong password cost the same bcrypt work and answer in about the same time.
-    let decoyHash: DecoyHash
+    /// Made by the first login for an unknown email rather than at start (a cost-12 hash is a
+    /// quarter of a second of every start otherwise).
+    let decoyHash: ComputedOnce<String>
     /// Failed logins per (email, client address): guessing one account's password.
     let loginFailures: SlidingWindowLimiter
     /// Failed logins per client address over every email: trying many accounts from one place.
@@ -97,33 +98,5 @@ struct AccountService: Sendable {
         try await sessions.insertSession(
             SessionRecord(tokenHash: SessionToken.hash(token), accountKey: account.key, createdAt: now, expiresAt: expiresAt))
         return IssuedSession(account: account, token: token, expiresAt: expiresAt)
-    }
-}
-
-/// The decoy hash, made by the first login for an unknown email rather than at start (a cost-12
-/// hash is a quarter of a second of every start otherwise). Logins that need it meanwhile share
-/// the one computation.
-final class DecoyHash: Sendable {
-    private let hasher: any PasswordHasher
-    private let task = NIOLockedValueBox<Task<String, any Error>?>(nil)
-
-    init(hasher: any PasswordHasher) { self.hasher = hasher }
-
-    var value: String {
-        get async throws {
-            let running = task.withLockedValue { task in
-                if let task { return task }
-                let started = Task { [hasher] in try await hasher.hash(Identifiers.token()) }
-                task = started
-                return started
-            }
-            do {
-                return try await running.value
-            } catch {
-                // Not kept: the next login tries again.
-                task.withLockedValue { task in if task == running { task = nil } }
-                throw error
-            }
-        }
     }
 }

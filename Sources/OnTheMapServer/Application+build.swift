@@ -60,7 +60,7 @@ func buildRouter(
         hashing: WorkLane(
             name: "password checks", concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueue,
             perKeyLimit: configuration.passwordHashesPerAddress),
-        decoyHash: DecoyHash(hasher: hasher),
+        decoyHash: ComputedOnce { try await hasher.hash(Identifiers.token()) },
         loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
         addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
         signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),

@@ -34,14 +34,21 @@ enum JSONResponse {
 
     /// The error in the shape of the family that `path` belongs to.
     static func error(_ error: APIError, path: String) -> Response {
+        let (headers, body) = errorParts(error, path: path)
+        return raw(body, status: HTTPResponse.Status(code: error.status), headers: headers)
+    }
+
+    /// The body (with the prefix when the family wants it) and the headers the error calls for
+    /// (`Retry-After`, `Allow`): shared by routed answers and those the HTTP edge makes itself.
+    static func errorParts(_ error: APIError, path: String) -> (headers: HTTPFields, body: ByteBuffer) {
         let family = PathFamily(path: path)
         var headers: HTTPFields = [:]
         if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(retryAfter) }
         if let allowed = error.allowedMethods { headers[.allow] = allowed.joined(separator: ", ") }
-        let status = HTTPResponse.Status(code: error.status)
+        var body = ByteBuffer()
+        if family.hasPrefix { body.writeBytes(UdacityPrefix.bytes) }
         // Encoding this struct cannot fail; the fallback keeps the "never an empty body" rule regardless.
-        return (try? make(family.errorBody(error), status: status, prefixed: family.hasPrefix, headers: headers))
-            ?? raw(ByteBuffer(bytes: (family.hasPrefix ? UdacityPrefix.bytes : []) + Array(#"{"error":"Internal server error."}"#.utf8)),
-                   status: .internalServerError)
+        body.writeBytes((try? encoder().encode(family.errorBody(error))) ?? Data(#"{"error":"Internal server error."}"#.utf8))
+        return (headers, body)
     }
 }

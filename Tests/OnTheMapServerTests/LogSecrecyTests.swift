@@ -10,7 +10,7 @@ import Testing
 @Suite struct LogSecrecyTests {
     @Test func noSecretIsWrittenToTheLog() async throws {
         let capture = LogCapture()
-        let secrets = NIOLockedValueBoxStrings()
+        let secrets = SecretsSeen()
         try await TestServer.run(logger: capture.logger(level: .trace)) { server in
             let password = "a secret password 42"
             let student = try await server.signUp(password: password)
@@ -50,7 +50,7 @@ import Testing
 }
 
 /// Secrets found inside the server closure, read after it.
-final class NIOLockedValueBoxStrings: Sendable {
+final class SecretsSeen: Sendable {
     private let box = NIOLockedValueBox<[String]>([])
     func add(_ values: String...) { box.withLockedValue { $0.append(contentsOf: values) } }
     var all: [String] { box.withLockedValue { $0 } }

@@ -11,18 +11,14 @@ struct EdgeAnswer {
     let body: ByteBuffer
 
     init(_ error: APIError, path: String?, security: SecurityHeaders) {
-        let family = PathFamily(path: path ?? "/")
-        var body = ByteBuffer()
-        if family.hasPrefix { body.writeBytes(UdacityPrefix.bytes) }
-        body.writeBytes((try? JSONResponse.encoder().encode(family.errorBody(error))) ?? Data(#"{"error":"Bad request."}"#.utf8))
+        let (errorHeaders, body) = JSONResponse.errorParts(error, path: path ?? "/")
         var fields: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .cacheControl: "no-store",
             .contentLength: String(body.readableBytes),
             .connection: "close",
         ]
-        if let retryAfter = error.retryAfterSeconds { fields[.retryAfter] = String(retryAfter) }
-        if let allowed = error.allowedMethods { fields[.allow] = allowed.joined(separator: ", ") }
+        fields.append(contentsOf: errorHeaders)
         security.apply(to: &fields)
         self.head = HTTPResponse(status: .init(code: error.status), headerFields: fields)
         self.body = body

@@ -196,11 +196,7 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
-        registry.remove(context.channel)
-        context.fireChannelInactive()
-    }
-
+    /// Removed when the connection closes, however it closes.
     func handlerRemoved(context: ChannelHandlerContext) {
         registry.remove(context.channel)
     }

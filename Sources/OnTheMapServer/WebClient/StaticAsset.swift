@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OnTheMapModel
@@ -15,8 +14,9 @@ struct StaticAsset: Sendable {
     let contentType: String
     /// Strong validator of `body`; the gzip form's is the same with `-gz` appended.
     let etag: String
-    /// Nil for kinds gzip does not help (images) and files too small to gain.
-    let gzip: LazyGzip?
+    /// The gzip form (level 9, off the concurrency threads), when it saves at least a tenth. Nil
+    /// for kinds gzip does not help (images) and files too small to gain.
+    let gzip: ComputedOnce<ByteBuffer?>?
 
     init(bytes: some Collection<UInt8>, contentType: String) throws {
         let body = ByteBuffer(bytes: bytes)
@@ -24,11 +24,14 @@ struct StaticAsset: Sendable {
         self.contentType = contentType
         let tag = Identifiers.hex(SHA256.hash(data: body.readableBytesView).prefix(12))
         self.etag = "\"\(tag)\""
-        self.gzip = Self.isCompressible(contentType) && body.readableBytes > 512 ? LazyGzip(body) : nil
+        self.gzip = Self.isCompressible(contentType) && body.readableBytes > 512 ? ComputedOnce {
+            let compressed = try await NIOThreadPool.singleton.runIfActive { try ResponseCompression.gzip(body, level: 9) }
+            return compressed.readableBytes * 10 < body.readableBytes * 9 ? compressed : nil
+        } : nil
     }
 
-    /// The gzip form, when it saves at least a tenth.
-    func gzipped() async -> ByteBuffer? { await gzip?.value }
+    /// The gzip form, when it saves at least a tenth (a failed compression sends the plain bytes).
+    func gzipped() async -> ByteBuffer? { (try? await gzip?.value) ?? nil }
 
     /// Content types by file extension; files of other kinds are not served.
     static let contentTypes: [String: String] = [
@@ -47,32 +50,6 @@ struct StaticAsset: Sendable {
 
     private static func isCompressible(_ contentType: String) -> Bool {
         contentType.hasPrefix("text/") || contentType.hasPrefix("application/") || contentType.hasPrefix("image/svg")
-    }
-}
-
-/// A body's gzip form (level 9: made once per process), computed on the first request that asks,
-/// off the concurrency threads; requests that ask meanwhile wait for the same computation.
-final class LazyGzip: Sendable {
-    private let body: ByteBuffer
-    private let task = NIOLockedValueBox<Task<ByteBuffer?, Never>?>(nil)
-
-    init(_ body: ByteBuffer) { self.body = body }
-
-    var value: ByteBuffer? {
-        get async {
-            let running = task.withLockedValue { task in
-                if let task { return task }
-                let body = self.body
-                let started = Task {
-                    let compressed = try? await NIOThreadPool.singleton.runIfActive { try ResponseCompression.gzip(body, level: 9) }
-                    guard let compressed, compressed.readableBytes * 10 < body.readableBytes * 9 else { return nil as ByteBuffer? }
-                    return compressed
-                }
-                task = started
-                return started
-            }
-            return await running.value
-        }
     }
 }
 
