@@ -12,7 +12,7 @@ examples="${2:-40}"
 schemathesis="${SCHEMATHESIS:-$(cd "$(dirname "$0")/.." && pwd)/.build/venv-test/bin/schemathesis}"
 work="$(mktemp -d)"
 
-trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 start_server "$work/server.log" --database "$work/fuzz.sqlite" --writes accounts || exit 1
 base="http://127.0.0.1:$port"

@@ -15,7 +15,7 @@ binary="$1"
 seconds="${2:-3}"
 work="$(mktemp -d)"
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 # seed FILE ROWS: a database with ROWS pins, objectIds and creation dates in no particular order.
 seed() {

@@ -12,7 +12,7 @@ binary="$1"
 seconds="${2:-10}"
 work="$(mktemp -d)"
 server_pids=()
-trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 # seed FILE ROWS
 seed() {

@@ -6,7 +6,7 @@ set -euo pipefail
 binary="$1"
 work="$(mktemp -d)"
 source "$(dirname "$0")/test-helpers.sh"
-trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 # 512 descriptors: the server holds at most 384 connections (the limit less 128).
 (ulimit -n 512 && exec "$binary" serve --port 0 --database "$work/edge.sqlite" --header-timeout 2 \
