@@ -13,12 +13,12 @@ public func buildApplication(
     _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let store = database.store
-    let router = try await buildRouter(configuration, store: store, logger: logger, precompressWebClient: true)
+    let listCache = LatestListCache()
+    let router = try await buildRouter(configuration, store: store, logger: logger, listCache: listCache, precompressWebClient: true)
     var app = Application(
         router: router,
-        server: HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration),
-                         clientsBehindProxy: configuration.trustForwardedFor).server,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap"),
+        server: makeEdge(configuration, listCache: listCache, logger: logger).server,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         onServerRunning: { channel in
             // Says where to point a browser, with the real port when --port 0 picked one.
             let port = channel.localAddress?.port ?? configuration.port
@@ -30,6 +30,19 @@ public func buildApplication(
         SessionSweeper(sessions: store, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return app
+}
+
+/// The `Server` header of every answer.
+let serverName = "onthemap"
+
+/// The HTTP edge in front of the router, answering the default list from `listCache` itself.
+func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
+    let cachedList = CachedListFastPath.Source(
+        cache: listCache, listPaths: Set(StudentLocationController.families.map(\.basePath)),
+        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, security: securityHeaders(configuration),
+        serverName: serverName, logger: logger, logLevel: RequestLogMiddleware.defaultLevel)
+    return HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration),
+                    clientsBehindProxy: configuration.trustForwardedFor, cachedList: cachedList)
 }
 
 /// The security headers every answer carries, routed or not.
@@ -49,7 +62,8 @@ private func browserHost(_ host: String) -> String {
 /// Every route and middleware, over any store.
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
-    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, precompressWebClient: Bool = false
+    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, listCache: LatestListCache = LatestListCache(),
+    precompressWebClient: Bool = false
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -65,15 +79,14 @@ func buildRouter(
         addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
         signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
-    let cache = LatestListCache()
-    store.changes.subscribe { _ in cache.invalidate() }
+    store.changes.subscribe { _ in listCache.invalidate() }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
-        maxSkip: configuration.maxSkip, cache: cache, lanes: lanes ?? ReadLanes(configuration),
+        maxSkip: configuration.maxSkip, cache: listCache, lanes: lanes ?? ReadLanes(configuration),
         anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestLogMiddleware(level: .info))
+    router.add(middleware: RequestLogMiddleware(level: RequestLogMiddleware.defaultLevel))
     router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
@@ -83,8 +96,7 @@ func buildRouter(
     SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies, crossSite: crossSite,
                       trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
     UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)
-    for (basePath, style) in [("/v1/StudentLocation", StudentLocationController.Style.v1),
-                              ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse)] {
+    for (basePath, style) in StudentLocationController.families {
         StudentLocationController(
             basePath: basePath, style: style, service: locations, authenticator: authenticator,
             crossSite: crossSite, publicURL: configuration.publicURL,

@@ -31,6 +31,9 @@ final class LatestListCache: Sendable {
         }
     }
 
+    /// The cached entry if there is one, without waiting: the edge answers from it on the event loop.
+    var current: Entry? { state.withLockedValue { $0.entry } }
+
     /// The cached entry, or the one a rebuild started since the last change produces; starts that
     /// rebuild with `build` if none runs. A rebuild that raced with a change is served but not kept.
     func get(build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {

@@ -20,21 +20,20 @@ struct LocationService: Sendable {
     let lanes: ReadLanes
     let anonymousWrites: SlidingWindowLimiter
 
-    /// A list answer: the default list comes from the cache with an ETag and its gzip form.
-    struct ListAnswer: Sendable {
-        let body: ByteBuffer
-        var etag: String? = nil
-        var gzipped: ByteBuffer? = nil
+    /// A list answer: a page read for this query, or the default list's cached entry (with its
+    /// ETag and gzip form).
+    enum ListAnswer: Sendable {
+        case page(ByteBuffer)
+        case cached(LatestListCache.Entry)
     }
 
     /// The encoded `{"results": [...]}` (with `count` when asked) for `query`.
     /// Reads run in the lane their cost calls for; a cache hit reads nothing.
     func list(_ query: LocationQuery) async throws -> ListAnswer {
         if query.isDefaultList {
-            let entry = try await cache.get { [self] in try await read(query) }
-            return ListAnswer(body: entry.body, etag: entry.etag, gzipped: entry.gzipped)
+            return .cached(try await cache.get { [self] in try await read(query) })
         }
-        return ListAnswer(body: try await read(query))
+        return .page(try await read(query))
     }
 
     /// The encoded page, read in the query's lane.

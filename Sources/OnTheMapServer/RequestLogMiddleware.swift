@@ -6,6 +6,8 @@ import Logging
 /// cookie), and the path is redacted by `LogRedaction`.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// Requests are logged at info: `--log-level notice` (or higher) leaves them out.
+    static let defaultLevel = Logger.Level.info
     let level: Logger.Level
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

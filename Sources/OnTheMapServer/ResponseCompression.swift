@@ -11,21 +11,33 @@ enum ResponseCompression {
     static let minimumBytes = 1024
 
     /// True when `Accept-Encoding` lists gzip (or `*`) without `q=0`. Read on every list request,
-    /// so by hand: a regular expression here cost more than the rest of a cached answer.
+    /// so over the header's bytes: splitting and lowercasing strings cost more than the rest of a
+    /// cached answer.
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";")
-            guard let first = parts.first else { continue }
-            let coding = first.trimmingCharacters(in: .whitespaces).lowercased()
-            guard coding == "gzip" || coding == "*" else { continue }
-            let refused = parts.dropFirst().contains { parameter in
-                let compact = parameter.filter { $0 != " " }.lowercased()
-                return compact.hasPrefix("q=") && Double(compact.dropFirst(2)) == 0
+        var item: [UInt8] = []
+        item.reserveCapacity(32)
+        for byte in header.utf8 {
+            if byte == UInt8(ascii: ",") {
+                if acceptsGzip(item: item) { return true }
+                item.removeAll(keepingCapacity: true)
+            } else {
+                item.append(byte)
             }
-            if !refused { return true }
         }
-        return false
+        return acceptsGzip(item: item)
+    }
+
+    /// One `coding;param;…` item of `Accept-Encoding`.
+    private static func acceptsGzip(item: [UInt8]) -> Bool {
+        let pieces = item.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+        let coding = pieces[0].filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map { $0 | 0x20 }
+        guard coding == Array("gzip".utf8) || coding == [UInt8(ascii: "*")] else { return false }
+        let refused = pieces.dropFirst().contains { parameter in
+            let compact = String(decoding: parameter.filter { $0 != UInt8(ascii: " ") }, as: UTF8.self).lowercased()
+            return compact.hasPrefix("q=") && Double(compact.dropFirst(2)) == 0
+        }
+        return !refused
     }
 
     /// `buffer` gzipped at `level` (1 fastest … 9 smallest).

@@ -7,6 +7,11 @@ import OnTheMapModel
 struct StudentLocationController: Sendable {
     enum Style: Sendable { case v1, parse }
 
+    /// The three paths the locations are served at.
+    static let families: [(basePath: String, style: Style)] = [
+        ("/v1/StudentLocation", .v1), ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse),
+    ]
+
     let basePath: String
     let style: Style
     let service: LocationService
@@ -26,18 +31,13 @@ struct StudentLocationController: Sendable {
         let answer = query.isIndexed
             ? try await service.list(query)
             : try await context.untilClientLeaves { [service] in try await service.list(query) }
-        guard let etag = answer.etag else { return JSONResponse.raw(answer.body) }
-        // The cached list: revalidated by ETag, its gzip form ready for clients that take it.
-        let gzipped = ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? answer.gzipped : nil
-        let tag = gzipped != nil ? ResponseCompression.gzipETag(etag) : etag
-        var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
-        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
-            headers[.contentType] = "application/json; charset=utf-8"
-            return Response(status: .notModified, headers: headers)
+        switch answer {
+        case .page(let body):
+            return JSONResponse.raw(body)
+        case .cached(let entry):
+            let cached = CachedListAnswer(entry, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
+            return Response(status: cached.status, headers: cached.headers, body: cached.body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
         }
-        guard let gzipped else { return JSONResponse.raw(answer.body, headers: headers) }
-        headers[.contentEncoding] = "gzip"
-        return JSONResponse.raw(gzipped, headers: headers)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {

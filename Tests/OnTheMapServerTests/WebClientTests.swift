@@ -154,7 +154,7 @@ import Testing
 
     @Test(arguments: [
         ("gzip", true), ("deflate, gzip;q=0.5", true), ("*", true), ("gzip;q=0", false), ("gzip; q=0.0", false),
-        ("br", false), (nil, false), ("GZIP;Q=0.000", false), ("identity, gzip;q=1", true), ("gzip;q=0, *", true), (" , ;", false),
+        ("br", false), (nil, false), ("GZIP;Q=0.000", false), ("identity, gzip;q=1", true), ("gzip;q=0, *", true), (" , ;", false), ("x-gzip", false), ("gzipped", false), ("deflate,GZip", true),
     ] as [(String?, Bool)])
     func acceptEncodingIsRead(header: String?, accepts: Bool) {
         #expect(ResponseCompression.acceptsGzip(header) == accepts)

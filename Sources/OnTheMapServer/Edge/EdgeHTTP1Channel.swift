@@ -9,7 +9,8 @@ import NIOHTTPTypesHTTP1
 /// HTTP/1.1 as Hummingbird's own `HTTP1Channel` sets it up, with the edge's handlers around the
 /// parser: `RawRequestWatch` below it (connection limits, the start of each request),
 /// `RequestPhaseWatch` and `ClientDisconnectWatch` above it (deadlines, answers to requests the
-/// parser refuses, clients that hang up).
+/// parser refuses, clients that hang up), and last `CachedListFastPath` (the default list answered
+/// without the router).
 struct EdgeHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -29,6 +30,7 @@ struct EdgeHTTP1Channel: HTTPChannelHandler {
             try operations.addHandler(phases)
             try operations.addHandler(ClientDisconnectWatch())
             try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: edge.limits.idleTimeout, logger: logger))
+            if let cachedList = edge.cachedList { try operations.addHandler(CachedListFastPath(source: cachedList)) }
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
@@ -46,8 +48,11 @@ public struct HTTPEdge: Sendable {
     let security: SecurityHeaders
     /// Behind `--trust-proxy` every connection comes from the proxy: no per-address connection limit.
     let clientsBehindProxy: Bool
+    /// Where the default list is answered from without the router; nil leaves every request to it.
+    let cachedList: CachedListFastPath.Source?
 
-    init(limits: EdgeLimits, security: SecurityHeaders, clientsBehindProxy: Bool) {
+    init(limits: EdgeLimits, security: SecurityHeaders, clientsBehindProxy: Bool, cachedList: CachedListFastPath.Source? = nil) {
+        self.cachedList = cachedList
         self.limits = limits
         self.registry = ConnectionRegistry(maxConnections: limits.maxConnections, maxPerAddress: limits.maxConnectionsPerAddress)
         self.security = security

@@ -16,6 +16,8 @@ struct TestServer {
     /// The same store the server writes to, for checking what a request changed.
     let store: SQLStore
     let database: SQLiteDatabaseFile
+    /// The edge the live server runs behind (its fast path's count of answers, for one).
+    let edge: HTTPEdge
 
     /// Runs `body` against a new server; `configure` adjusts the test defaults (bcrypt cost 4,
     /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
@@ -51,13 +53,17 @@ struct TestServer {
         let database = try await SQLiteDatabaseFile.open(
             path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
         do {
-            let router = try await buildRouter(configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes)
+            let listCache = LatestListCache()
+            let router = try await buildRouter(
+                configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache)
+            var edgeConfiguration = configuration
+            edgeConfiguration.trustForwardedFor = false
+            let edge = makeEdge(edgeConfiguration, listCache: listCache, logger: logger)
             let app = Application(
-                router: router,
-                server: HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration), clientsBehindProxy: false).server,
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+                router: router, server: edge.server,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName), logger: logger)
             try await app.test(live ? .live : .router) { client in
-                try await body(TestServer(client: client, store: database.store, database: database))
+                try await body(TestServer(client: client, store: database.store, database: database, edge: edge))
             }
         } catch {
             try? await database.close()

@@ -1,0 +1,138 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import OnTheMapModel
+import Synchronization
+
+/// Answers the default list from the cache on the connection's event loop, without handing the
+/// request to the router: every app asks for it on start and on every refresh, and the hand-over
+/// to Swift concurrency and back costs more than the rest of the answer (BENCHMARKS.md, "The HTTP
+/// edge"). Only a plain `GET` of a list path whose query means the default list (none, or
+/// `limit=100&order=-updatedAt` as the apps send it) with no body is taken, and only while the
+/// cache holds the list and no earlier request on the connection is still being answered
+/// (responses leave in request order). Everything else goes to the router as before. The answer is
+/// `CachedListAnswer` with the same headers the router adds, so the bytes are the router's.
+final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// What every connection's handler shares.
+    struct Source: Sendable {
+        let cache: LatestListCache
+        let listPaths: Set<String>
+        let maxListLimit: Int
+        let maxSkip: Int
+        /// Added after `CachedListAnswer.headers`, as the router's middleware does.
+        let security: SecurityHeaders
+        let serverName: String
+        let logger: Logger
+        let logLevel: Logger.Level
+        /// Answers made here, for tests and metrics.
+        let answered = AnswerCount()
+    }
+
+    final class AnswerCount: Sendable {
+        private let count = Atomic(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    private let source: Source
+    /// Requests handed to the router and not yet answered: while there is one, later requests go
+    /// to the router too, so that answers keep their order.
+    private var withRouter = 0
+    /// The request being answered here, from its head to its end.
+    private var taken: (head: HTTPRequest, started: NIODeadline)?
+    /// A request answered here asked to close: nothing more is read, as with the router.
+    private var closing = false
+    /// The whole head of the last answer but its date: a connection mostly asks for the same again.
+    private var lastHead: (tag: String, status: HTTPResponse.Status, fields: HTTPFields)?
+    private var clock = HTTPDate()
+
+    init(source: Source) { self.source = source }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if withRouter == 0, Self.isTakeable(head, source) {
+                taken = (head, .now())
+                return
+            }
+            withRouter += 1
+        case .body:
+            if taken != nil { return }
+        case .end:
+            if let (head, started) = taken {
+                taken = nil
+                answer(head, started: started, context: context)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { withRouter -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// A bodiless GET of the default list, with the list in the cache.
+    private static func isTakeable(_ head: HTTPRequest, _ source: Source) -> Bool {
+        guard head.method == .get, let target = head.path,
+              head.headerFields[.contentLength] ?? "0" == "0", head.headerFields[.transferEncoding] == nil else { return false }
+        let question = target.firstIndex(of: "?")
+        guard source.listPaths.contains(String(target[..<(question ?? target.endIndex)])) else { return false }
+        if let question {
+            let parameters = QueryString.parse(String(target[target.index(after: question)...]))
+            guard let query = try? LocationQuery.parse(parameters, maxLimit: source.maxListLimit, maxSkip: source.maxSkip),
+                  query.isDefaultList else { return false }
+        }
+        return source.cache.current != nil
+    }
+
+    private func answer(_ head: HTTPRequest, started: NIODeadline, context: ChannelHandlerContext) {
+        guard let entry = source.cache.current else {
+            // A change emptied the cache between head and end (they almost always arrive in one
+            // read): the router answers after all.
+            withRouter += 1
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            context.fireChannelRead(wrapInboundOut(.end(nil)))
+            return
+        }
+        source.answered.add()
+        let answer = CachedListAnswer(entry, acceptEncoding: head.headerFields[.acceptEncoding], ifNoneMatch: head.headerFields[.ifNoneMatch])
+        var fields: HTTPFields
+        if let lastHead, lastHead.tag == answer.tag, lastHead.status == answer.status {
+            fields = lastHead.fields
+        } else {
+            fields = answer.headers
+            if let body = answer.body { fields[.contentLength] = String(body.readableBytes) }
+            source.security.apply(to: &fields)
+            fields[.server] = source.serverName
+            lastHead = (answer.tag, answer.status, fields)
+        }
+        // Where Hummingbird puts it, before `Server`.
+        fields.insert(HTTPField(name: .date, value: clock.now()), at: fields.count - 1)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Hummingbird's own rule (HTTP/1.0 requests arrive with `Connection: close` too): finish
+        // the output and let the client close.
+        if head.headerFields[.connection] == "close" {
+            closing = true
+            context.close(mode: .output, promise: nil)
+        }
+        let elapsed = NIODeadline.now() - started
+        source.logger.log(level: source.logLevel, "Request", metadata: [
+            "hb.request.method": "GET",
+            "hb.request.path": .string(LogRedaction.uri(head.path ?? "")),
+            "status": .stringConvertible(answer.status.code),
+            "ms": .string(String(format: "%.1f", Double(elapsed.nanoseconds) / 1e6)),
+        ])
+    }
+}
