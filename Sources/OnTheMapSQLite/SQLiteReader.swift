@@ -1,12 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
+import GRDBSQLite
 import Logging
 import NIOCore
 import OnTheMapStore
 import SQLKit
 
 /// Reads on GRDB's pool of read-only connections: in WAL mode they never wait for the writer. Each
-/// statement has a time budget; past it, or when the asking task is cancelled (its client went
-/// away), GRDB interrupts the query with `sqlite3_interrupt` and the connection is free again.
+/// statement has a time budget, kept by SQLite itself (`ReadDeadline`); when the asking task is
+/// cancelled (its client went away), GRDB interrupts the query with `sqlite3_interrupt`. Either way
+/// the connection is free again at once.
 struct SQLiteReader: SQLDatabase {
     let pool: DatabasePool
     let budget: Duration
@@ -21,24 +26,35 @@ struct SQLiteReader: SQLDatabase {
 
     func execute(sql query: any SQLKit.SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         let statement = try SQLiteStatement(query, in: self)
-        let rows = try await withTimeBudget(budget) { [pool] in
-            try await pool.read { db in try statement.rows(in: db) }
-        }
+        let rows = try await pool.read { [budget] db in try ReadDeadline.run(on: db, within: budget) { try statement.rows(in: db) } }
         rows.forEach(onRow)
     }
 }
 
-/// Runs `operation`, cancelling it when `budget` has passed: the caller then gets
-/// `StoreError.readTimedOut`, and a cancelled caller a `CancellationError`.
-func withTimeBudget<T: Sendable>(_ budget: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: budget)
-            return nil
+/// A read's time budget, enforced inside SQLite: a progress handler, called every thousand virtual
+/// machine steps, ends the statement once the deadline has passed, and the caller gets
+/// `StoreError.readTimedOut`. No timer or extra task per read: a read that finishes in time costs
+/// a clock read per thousand steps.
+enum ReadDeadline {
+    static func run<T>(on db: Database, within budget: Duration, _ body: () throws -> T) throws -> T {
+        let nanoseconds = UInt64(budget.components.seconds) * 1_000_000_000 + UInt64(budget.components.attoseconds / 1_000_000_000)
+        var deadline = monotonicNanoseconds() + nanoseconds
+        return try withUnsafeMutablePointer(to: &deadline) { deadline in
+            sqlite3_progress_handler(db.sqliteConnection, 1000, { context in
+                monotonicNanoseconds() > context!.load(as: UInt64.self) ? 1 : 0
+            }, deadline)
+            defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && monotonicNanoseconds() > deadline.pointee {
+                throw StoreError.readTimedOut
+            }
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw StoreError.readTimedOut }
-        return value
     }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }

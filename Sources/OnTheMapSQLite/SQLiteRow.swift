@@ -1,4 +1,5 @@
 import GRDB
+import OnTheMapStore
 import SQLKit
 
 /// A row read through GRDB, copied out of the connection so that it can leave the database queue.
@@ -32,6 +33,10 @@ struct SQLiteRow: SQLRow {
         return decoded
     }
 
+    private func mismatch(_ index: Int, _ type: Any.Type) -> SQLiteRowError {
+        index < allColumns.count ? mismatch(allColumns[index], type) : .noSuchColumn("#\(index)")
+    }
+
     private func value(_ column: String) throws -> DatabaseValue {
         guard let index = allColumns.firstIndex(of: column) else { throw SQLiteRowError.noSuchColumn(column) }
         return values[index]
@@ -40,6 +45,31 @@ struct SQLiteRow: SQLRow {
     private func mismatch(_ column: String, _ type: Any.Type) -> SQLiteRowError {
         .typeMismatch(column: column, type: "\(type)")
     }
+}
+
+extension SQLiteRow: PositionalSQLRow {
+    var columnNames: [String] { allColumns }
+
+    func string(at index: Int) throws -> String {
+        guard index < values.count, case .string(let string) = values[index].storage else { throw mismatch(index, String.self) }
+        return string
+    }
+
+    func double(at index: Int) throws -> Double {
+        guard index < values.count else { throw mismatch(index, Double.self) }
+        switch values[index].storage {
+        case .double(let double): return double
+        case .int64(let integer): return Double(integer)
+        default: throw mismatch(index, Double.self)
+        }
+    }
+
+    func int64(at index: Int) throws -> Int64 {
+        guard index < values.count, case .int64(let integer) = values[index].storage else { throw mismatch(index, Int64.self) }
+        return integer
+    }
+
+    func isNull(at index: Int) -> Bool { index >= values.count || values[index].isNull }
 }
 
 enum SQLiteRowError: Error, CustomStringConvertible {

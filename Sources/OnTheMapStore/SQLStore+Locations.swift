@@ -2,8 +2,11 @@ import OnTheMapModel
 import SQLKit
 
 extension SQLStore: LocationStore {
-    static let locationColumns =
-        "object_id, owner_key, unique_key, first_name, last_name, map_string, media_url, latitude, longitude, created_at, updated_at"
+    static let locationColumnNames = [
+        "object_id", "owner_key", "unique_key", "first_name", "last_name", "map_string", "media_url", "latitude", "longitude",
+        "created_at", "updated_at",
+    ]
+    static let locationColumns = locationColumnNames.joined(separator: ", ")
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
         let condition = query.filter.sqlExpression
@@ -97,7 +100,8 @@ extension SQLStore: LocationStore {
     }
 
     static func owned(from row: any SQLRow) throws -> OwnedLocation {
-        OwnedLocation(
+        if let row = row as? any PositionalSQLRow, row.columnNames == locationColumnNames { return try owned(fromPositional: row) }
+        return OwnedLocation(
             location: StudentLocation(
                 objectId: try row.decode(column: "object_id", as: String.self),
                 uniqueKey: try row.decode(column: "unique_key", as: String.self),
@@ -112,6 +116,19 @@ extension SQLStore: LocationStore {
             // Asked as two plain questions rather than as `String?`: decoding an optional through
             // SQLKit's generic path costs more than the other ten fields together.
             ownerKey: try row.decodeNil(column: "owner_key") ? nil : try row.decode(column: "owner_key", as: String.self))
+    }
+}
+
+extension SQLStore {
+    /// `owned(from:)` for a row of `locationColumns` in their order, read by position.
+    private static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
+        OwnedLocation(
+            location: StudentLocation(
+                objectId: try row.string(at: 0), uniqueKey: try row.string(at: 2), firstName: try row.string(at: 3),
+                lastName: try row.string(at: 4), mapString: try row.string(at: 5), mediaURL: try row.string(at: 6),
+                latitude: try row.double(at: 7), longitude: try row.double(at: 8),
+                createdAt: try row.int64(at: 9), updatedAt: try row.int64(at: 10)),
+            ownerKey: row.isNull(at: 1) ? nil : try row.string(at: 1))
     }
 }
 
