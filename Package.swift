@@ -102,6 +102,9 @@ let package = Package(
         .executableTarget(name: "geocode-eval", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeEvaluation"),
         // Development tool: `make bench` runs it in release for BENCHMARKS.md.
         .executableTarget(name: "geocode-bench", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeBenchmark"),
+        // Development tool: `make bench` measures bare Hummingbird beside the server and nginx.
+        .executableTarget(
+            name: "edge-reference", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "Sources/EdgeReference"),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
         .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(
