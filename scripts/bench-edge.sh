@@ -139,8 +139,9 @@ Before this issue: 1.1 s to listening, 0.6 s of it compressing the basemap and 0
 
 The server answers this list on the connection's event loop (\`CachedListFastPath\`), without the
 hand-over to Swift concurrency that every routed request makes, which brings it to about bare
-Hummingbird's rate (run to run, this machine varies by ±15%). What remains is NIO's HTTP/1 codec and the kernel's loopback TCP, which nginx (C,
-one \`writev\` of prepared bytes) does with less. Reaching 0.8× would mean replacing the HTTP stack.
+Hummingbird's rate (run to run, this machine varies by ±15%). What remains is NIO's HTTP/1 codec
+and the kernel's loopback TCP, which nginx (C, one \`writev\` of prepared bytes) does with less.
+Reaching 0.8× would mean replacing the HTTP stack.
 
 ### CPU per uncached page (\`?limit=100&order=createdAt\`: SQLite read and encode, 4 connections)
 
