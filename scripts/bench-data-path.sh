@@ -7,7 +7,7 @@
 #    (target: under 10 ms);
 # 3. 32 concurrent writers against a plain loop of one-row commits (WAL, synchronous=FULL) on the
 #    same disk (target: at least 3 times), and fsync per acknowledged write (target: well below 1);
-# 4. the cached default list against nginx serving the same bytes.
+# (The cached default list beside nginx is in scripts/bench-edge.sh.)
 set -euo pipefail
 source "$(dirname "$0")/bench-helpers.sh"
 
@@ -16,19 +16,6 @@ seconds="${2:-3}"
 work="$(mktemp -d)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-
-# seed FILE ROWS: a database with ROWS pins, objectIds and creation dates in no particular order.
-seed() {
-    "$binary" user list --database "$1" >/dev/null   # creates the schema
-    sqlite3 "$1" <<SQL
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
-INSERT INTO student_locations
-SELECT printf('b%09d', (i * 7919) % $2), NULL, CAST(1000000000 + i AS TEXT), 'First' || (i % 997), 'Last' || (i % 4999),
-       'City ' || (i % 50000) || ', Country', 'https://example.com/' || i, (i % 180) - 89.75, (i % 360) - 179.5,
-       1700000000000 + ((i * 7919) % $2) * 1000, 1700000000000 + i * 7
-FROM n;
-SQL
-}
 
 # The port the server's notice "Web app: open http://127.0.0.1:PORT/" names, once it is there.
 listening_port() {
@@ -92,8 +79,8 @@ p50s() {
     done
 }
 
-seed "$work/small.sqlite" 1000
-seed "$work/large.sqlite" 1000000
+seed_locations "$binary" "$work/small.sqlite" 1000
+seed_locations "$binary" "$work/large.sqlite" 1000000
 serve "$work/small.sqlite"; mapfile -t small < <(p50s); stop
 serve "$work/large.sqlite"; mapfile -t large < <(p50s)
 
@@ -118,19 +105,6 @@ cheap_p99="$(percentile 99% "$cheap_out")"
 cheap_p50="$(percentile 50% "$cheap_out")"
 expensive_rps="$(awk '/Requests\/sec/ {printf "%.1f", $2}' "$work/expensive.out")"
 expensive_refused="$(awk '/Non-2xx/ {print $5}' "$work/expensive.out")"
-
-# 4. The cached default list against nginx serving its bytes.
-curl -s "$base/v1/StudentLocation" >"$work/list.json"
-cached_out="$(wrk -t2 -c32 -d"${seconds}s" --latency "$base/v1/StudentLocation")"
-cached_rps="$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$cached_out")"
-stop
-mkdir -p "$work/www" && cp "$work/list.json" "$work/www/list.json"
-nginx_port=$((20000 + RANDOM % 20000))
-nginx_static_conf "$work" "$nginx_port"
-nginx -c "$work/nginx.conf" -p "$work" &
-pids+=("$!")
-sleep 0.5
-nginx_rps="$(wrk -t2 -c32 -d"${seconds}s" "http://127.0.0.1:$nginx_port/list.json" | awk '/Requests\/sec/ {printf "%.0f", $2}')"
 stop
 
 # 3. 32 writers (each its own account, by bearer token) against a plain loop of one-row commits.
@@ -186,7 +160,6 @@ loop_start="$(date +%s.%N)"
 sqlite3 "$loop_db" <"$work/loop.sql" >/dev/null
 loop_rps="$(awk -v s="$loop_start" -v e="$(date +%s.%N)" -v n="$loop_rows" 'BEGIN { printf "%.0f", n / (e - s) }')"
 write_ratio="$(awk -v a="$write_rps" -v b="$loop_rps" 'BEGIN { printf "%.2f", a / b }')"
-nginx_ratio="$(awk -v a="$cached_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2f", a / b }')"
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat <<MARKDOWN
@@ -230,11 +203,7 @@ fsync/fdatasync per acknowledged write, counted by strace over the whole server 
 commits included, so this is an upper bound): **${fsync_per_write}** ($fsyncs for $write_total acknowledged
 writes; ${write_refused:-0} answered non-2xx).
 
-### The cached default list against nginx serving the same bytes (32 connections)
+### The cached default list against nginx serving the same bytes
 
-| server | requests/s |
-|---|---|
-| nginx, the list's bytes as a file | $nginx_rps |
-| onthemap, cached default list | $cached_rps |
-| ratio | ${nginx_ratio}× (before this issue: about 0.45×) |
+Measured in "The HTTP edge" below: plain and gzip, with bare Hummingbird beside them.
 MARKDOWN

@@ -15,19 +15,7 @@ work="$(mktemp -d)"
 server_pids=()
 trap 'for p in "${server_pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-# seed FILE ROWS
-seed() {
-    "$binary" user list --database "$1" >/dev/null   # creates the schema
-    sqlite3 "$1" <<SQL
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
-INSERT INTO student_locations
-SELECT printf('e%09d', i), NULL, CAST(1000000000 + i AS TEXT), 'First' || (i % 997), 'Last' || (i % 4999),
-       'City ' || (i % 5000) || ', Country', 'https://example.com/' || i, (i % 180) - 89.75, (i % 360) - 179.5,
-       1700000000000 + i * 1000, 1700000000000 + i * 7
-FROM n;
-SQL
-}
-seed "$work/bench.sqlite" 1000
+seed_locations "$binary" "$work/bench.sqlite" 1000
 milliseconds() { date +%s%3N; }
 
 # 1. Start: three starts, the middle time of each.

@@ -5,6 +5,7 @@
 # measures with wrk from the same machine (2 threads, 32 connections): the cached default list, a
 # list that must be read from SQLite and encoded, and the 304 answer to a revalidation.
 set -euo pipefail
+source "$(dirname "$0")/bench-helpers.sh"
 
 binary="$1"
 seconds="${2:-10}"
@@ -12,15 +13,7 @@ work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
 database="$work/bench.sqlite"
-"$binary" user list --database "$database" >/dev/null   # creates the schema
-{
-    echo "BEGIN;"
-    for i in $(seq 1 1000); do
-        printf "INSERT INTO student_locations VALUES ('bench%05d', NULL, '%d', 'First%d', 'Last%d', 'City %d, Country', 'https://example.com/%d', %s, %s, %d, %d);\n" \
-            "$i" "$((1000000000 + i))" "$i" "$i" "$i" "$i" "$(( (i % 180) - 90 )).25" "$(( (i % 360) - 180 )).5" "$((1700000000000 + i))" "$((1700000000000 + i * 7))"
-    done
-    echo "COMMIT;"
-} | sqlite3 "$database"
+seed_locations "$binary" "$database" 1000
 
 "$binary" serve --port 0 --database "$database" --log-level warning >"$work/server.log" 2>&1 &
 server=$!

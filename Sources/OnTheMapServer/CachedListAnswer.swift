@@ -15,9 +15,9 @@ struct CachedListAnswer {
 
     init(_ entry: LatestListCache.Entry, acceptEncoding: String?, ifNoneMatch: String?) {
         let gzippedBody = ResponseCompression.acceptsGzip(acceptEncoding) ? entry.gzipped : nil
+        let tag = gzippedBody != nil ? ResponseCompression.gzipETag(entry.etag) : entry.etag
+        self.tag = tag
         gzipped = gzippedBody != nil
-        tag = gzipped ? ResponseCompression.gzipETag(entry.etag) : entry.etag
-        let tag = self.tag
         if ifNoneMatch?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
             status = .notModified
             body = nil

@@ -26,9 +26,15 @@ struct RequestLogMiddleware: RouterMiddleware {
     private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant, context: Context) {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.log(level: level, "Request", metadata: [
-            "hb.request.method": .string(request.method.rawValue),
-            "hb.request.path": .string(LogRedaction.uri(request.uri.description)),
+        Self.write(to: context.logger, level: level, method: request.method.rawValue, uri: request.uri.description,
+                   status: status, milliseconds: milliseconds)
+    }
+
+    /// The log line of one answer, for routed requests and those the edge answers itself alike.
+    static func write(to logger: Logger, level: Logger.Level, method: String, uri: String, status: Int, milliseconds: Double) {
+        logger.log(level: level, "Request", metadata: [
+            "hb.request.method": .string(method),
+            "hb.request.path": .string(LogRedaction.uri(uri)),
             "status": .stringConvertible(status),
             "ms": .string(String(format: "%.1f", milliseconds)),
         ])

@@ -2,10 +2,16 @@ import OnTheMapModel
 import SQLKit
 
 extension SQLStore: LocationStore {
-    static let locationColumnNames = [
-        "object_id", "owner_key", "unique_key", "first_name", "last_name", "map_string", "media_url", "latitude", "longitude",
-        "created_at", "updated_at",
-    ]
+    /// The columns every location read selects, in this order: positions and names in one place.
+    enum LocationColumn: Int, CaseIterable {
+        case objectId, ownerKey, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
+
+        /// The model field it stores (the case names are `LocationField`'s); the owner is the store's own.
+        var field: LocationField? { LocationField(rawValue: "\(self)") }
+        var name: String { field?.columnName ?? "owner_key" }
+    }
+
+    static let locationColumnNames = LocationColumn.allCases.map(\.name)
     static let locationColumns = locationColumnNames.joined(separator: ", ")
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
@@ -103,32 +109,33 @@ extension SQLStore: LocationStore {
         if let row = row as? any PositionalSQLRow, row.columnNames == locationColumnNames { return try owned(fromPositional: row) }
         return OwnedLocation(
             location: StudentLocation(
-                objectId: try row.decode(column: "object_id", as: String.self),
-                uniqueKey: try row.decode(column: "unique_key", as: String.self),
-                firstName: try row.decode(column: "first_name", as: String.self),
-                lastName: try row.decode(column: "last_name", as: String.self),
-                mapString: try row.decode(column: "map_string", as: String.self),
-                mediaURL: try row.decode(column: "media_url", as: String.self),
-                latitude: try row.decode(column: "latitude", as: Double.self),
-                longitude: try row.decode(column: "longitude", as: Double.self),
-                createdAt: try row.decode(column: "created_at", as: Int64.self),
-                updatedAt: try row.decode(column: "updated_at", as: Int64.self)),
+                objectId: try row.decode(column: LocationColumn.objectId.name, as: String.self),
+                uniqueKey: try row.decode(column: LocationColumn.uniqueKey.name, as: String.self),
+                firstName: try row.decode(column: LocationColumn.firstName.name, as: String.self),
+                lastName: try row.decode(column: LocationColumn.lastName.name, as: String.self),
+                mapString: try row.decode(column: LocationColumn.mapString.name, as: String.self),
+                mediaURL: try row.decode(column: LocationColumn.mediaURL.name, as: String.self),
+                latitude: try row.decode(column: LocationColumn.latitude.name, as: Double.self),
+                longitude: try row.decode(column: LocationColumn.longitude.name, as: Double.self),
+                createdAt: try row.decode(column: LocationColumn.createdAt.name, as: Int64.self),
+                updatedAt: try row.decode(column: LocationColumn.updatedAt.name, as: Int64.self)),
             // Asked as two plain questions rather than as `String?`: decoding an optional through
             // SQLKit's generic path costs more than the other ten fields together.
-            ownerKey: try row.decodeNil(column: "owner_key") ? nil : try row.decode(column: "owner_key", as: String.self))
+            ownerKey: try row.decodeNil(column: LocationColumn.ownerKey.name) ? nil : try row.decode(column: LocationColumn.ownerKey.name, as: String.self))
     }
 }
 
 extension SQLStore {
     /// `owned(from:)` for a row of `locationColumns` in their order, read by position.
     private static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
-        OwnedLocation(
+        func string(_ column: LocationColumn) throws -> String { try row.string(at: column.rawValue) }
+        return OwnedLocation(
             location: StudentLocation(
-                objectId: try row.string(at: 0), uniqueKey: try row.string(at: 2), firstName: try row.string(at: 3),
-                lastName: try row.string(at: 4), mapString: try row.string(at: 5), mediaURL: try row.string(at: 6),
-                latitude: try row.double(at: 7), longitude: try row.double(at: 8),
-                createdAt: try row.int64(at: 9), updatedAt: try row.int64(at: 10)),
-            ownerKey: row.isNull(at: 1) ? nil : try row.string(at: 1))
+                objectId: try string(.objectId), uniqueKey: try string(.uniqueKey), firstName: try string(.firstName),
+                lastName: try string(.lastName), mapString: try string(.mapString), mediaURL: try string(.mediaURL),
+                latitude: try row.double(at: LocationColumn.latitude.rawValue), longitude: try row.double(at: LocationColumn.longitude.rawValue),
+                createdAt: try row.int64(at: LocationColumn.createdAt.rawValue), updatedAt: try row.int64(at: LocationColumn.updatedAt.rawValue)),
+            ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try string(.ownerKey))
     }
 }
 

@@ -7,9 +7,7 @@ import Testing
 @Suite struct CachedListFastPathTests {
     /// Sends `request` on a new connection that closes after the answer; returns all the bytes.
     static func exchange(_ port: Int, _ request: String) async throws -> [UInt8] {
-        let connection = try RawConnection(port: port)
-        try connection.send(request)
-        return try await connection.readUntilClosed()
+        try await RawConnection.exchange(port: port, Array(request.utf8))
     }
 
     /// The bytes with the `Date` header's value blanked: it is the only part that may differ.

@@ -37,9 +37,7 @@ import Testing
     }
 
     static func exchange(_ port: Int, _ request: [UInt8]) async throws -> RawAnswer {
-        let connection = try RawConnection(port: port)
-        try connection.send(bytes: request)
-        return try RawAnswer(try await connection.readUntilClosed())
+        try RawAnswer(try await RawConnection.exchange(port: port, request))
     }
 
     @Test func requestsTheParserRefusesAreAnsweredInTheirFamilysShape() async throws {

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
@@ -81,7 +80,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// A bodiless GET of the default list, with the list in the cache.
+    /// A bodiless GET of the default list. Whether the cache holds it is asked once, at the end.
     private static func isTakeable(_ head: HTTPRequest, _ source: Source) -> Bool {
         guard head.method == .get, let target = head.path,
               head.headerFields[.contentLength] ?? "0" == "0", head.headerFields[.transferEncoding] == nil else { return false }
@@ -92,13 +91,12 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             guard let query = try? LocationQuery.parse(parameters, maxLimit: source.maxListLimit, maxSkip: source.maxSkip),
                   query.isDefaultList else { return false }
         }
-        return source.cache.current != nil
+        return true
     }
 
     private func answer(_ head: HTTPRequest, started: NIODeadline, context: ChannelHandlerContext) {
         guard let entry = source.cache.current else {
-            // A change emptied the cache between head and end (they almost always arrive in one
-            // read): the router answers after all.
+            // Not cached (the first request after a change): the router answers, and fills the cache.
             withRouter += 1
             context.fireChannelRead(wrapInboundOut(.head(head)))
             context.fireChannelRead(wrapInboundOut(.end(nil)))
@@ -127,12 +125,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             closing = true
             context.close(mode: .output, promise: nil)
         }
-        let elapsed = NIODeadline.now() - started
-        source.logger.log(level: source.logLevel, "Request", metadata: [
-            "hb.request.method": "GET",
-            "hb.request.path": .string(LogRedaction.uri(head.path ?? "")),
-            "status": .stringConvertible(answer.status.code),
-            "ms": .string(String(format: "%.1f", Double(elapsed.nanoseconds) / 1e6)),
-        ])
+        RequestLogMiddleware.write(to: source.logger, level: source.logLevel, method: "GET", uri: head.path ?? "",
+                                   status: answer.status.code, milliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1e6)
     }
 }

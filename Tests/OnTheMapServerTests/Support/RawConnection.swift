@@ -35,6 +35,13 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Sends `request` on a new connection and returns every byte until the server closes it.
+    static func exchange(port: Int, _ request: [UInt8]) async throws -> [UInt8] {
+        let connection = try RawConnection(port: port)
+        try connection.send(bytes: request)
+        return try await connection.readUntilClosed()
+    }
+
     func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
 
     func send(bytes: [UInt8]) throws {

@@ -56,6 +56,8 @@ struct TestServer {
             let listCache = LatestListCache()
             let router = try await buildRouter(
                 configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache)
+            // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
+            // limits connections per TCP peer, as it does without --trust-proxy.
             var edgeConfiguration = configuration
             edgeConfiguration.trustForwardedFor = false
             let edge = makeEdge(edgeConfiguration, listCache: listCache, logger: logger)
