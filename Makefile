@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test edge-test api-fuzz browser-test screenshots clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test edge-test api-fuzz browser-test postgres-check screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,13 +16,17 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug swift-test geocode-check cli-test crash-test edge-test api-fuzz browser-test
+test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test edge-test api-fuzz browser-test
 
 swift-test:
 	swift test --disable-xctest --skip-build
 
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap
+
+# The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops.
+postgres-check:
+	scripts/postgres-test.sh check
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
 edge-test:

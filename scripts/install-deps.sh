@@ -2,7 +2,8 @@
 # Installs what the project needs and is missing; installs nothing that is already there.
 #   scripts/install-deps.sh run    what `make run` needs
 #   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests,
-#                                  Chromium, its driver and Selenium for the browser tests)
+#                                  Chromium, its driver and Selenium for the browser tests, PostgreSQL's server for
+#                                  the throwaway clusters of scripts/postgres-test.sh)
 #   scripts/install-deps.sh bench  what `make bench` needs (wrk, and the browser for the web client's figures)
 set -euo pipefail
 
@@ -23,7 +24,7 @@ packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaf
 browser=(chromium chromium-driver python3-selenium)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps sqlite3 python3-venv "${browser[@]}") ;;
+    test) packages+=(curl jq procps sqlite3 python3-venv postgresql "${browser[@]}") ;;
     bench) packages+=(curl wrk sqlite3 iproute2 procps strace nginx-light "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests: Debian's server, run as the `postgres` user (initdb
+# refuses root), on 127.0.0.1 and a free port, with durability off (fsync=off: the data dies with
+# the directory anyway).
+#   scripts/postgres-test.sh start DIR   starts it in DIR; prints postgres://onthemap:onthemap@127.0.0.1:PORT/onthemap
+#   scripts/postgres-test.sh stop DIR    stops it (DIR is left for the caller to remove)
+#   scripts/postgres-test.sh check       starts one, asks it a question as the onthemap role, stops it
+set -euo pipefail
+
+bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+[ -x "$bin/initdb" ] || { echo "error: PostgreSQL's server is not installed (scripts/install-deps.sh test installs it)" >&2; exit 1; }
+as_postgres() {
+    if [ "$(id -un)" = postgres ]; then "$@"
+    elif [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"
+    else sudo -u postgres -- "$@"
+    fi
+}
+
+start() {
+    local dir="$1" port
+    mkdir -p "$dir"
+    if [ "$(id -u)" -eq 0 ]; then chown postgres: "$dir"; else sudo chown postgres: "$dir"; fi
+    as_postgres "$bin/initdb" --pgdata="$dir/data" --username=postgres --auth=trust --encoding=UTF8 --no-sync >"$dir/initdb.log"
+    # A port nobody listens on: the kernel picks it, and the cluster takes it a moment later.
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    as_postgres "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
+        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+    as_postgres psql --quiet --host="$dir" --port="$port" --username=postgres --dbname=postgres --set=ON_ERROR_STOP=1 \
+        --command="CREATE ROLE onthemap LOGIN PASSWORD 'onthemap'" --command="CREATE DATABASE onthemap OWNER onthemap" >/dev/null
+    echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"
+}
+
+stop() {
+    as_postgres "$bin/pg_ctl" --pgdata="$1/data" --wait --silent --mode=fast stop
+}
+
+case "${1:-}" in
+    start) start "$2" ;;
+    stop) stop "$2" ;;
+    check)
+        dir="$(mktemp -d)"
+        trap 'stop "$dir" 2>/dev/null || true; rm -rf "$dir"' EXIT
+        url="$(start "$dir")"
+        answer="$(psql "$url" --tuples-only --no-align --command="SELECT current_user || ' on ' || current_setting('server_version_num')")"
+        case "$answer" in
+            "onthemap on "*) echo "postgres: a throwaway cluster answers at $url ($answer)" ;;
+            *) echo "postgres: unexpected answer: $answer" >&2; exit 1 ;;
+        esac
+        ;;
+    *) echo "usage: $0 start DIR | stop DIR | check" >&2; exit 2 ;;
+esac
