@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
@@ -52,6 +55,23 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The server engine: PostgreSQL through a pool for reads and one for writes, each write one
+        // transaction that also notifies every other instance, and a listener for their notifications.
+        .target(
+            name: "OnTheMapPostgres",
+            dependencies: [
+                "OnTheMapModel",
+                "OnTheMapStore",
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // Offline geocoding: gazetteer loading, normalization, index, query parsing, scoring.
         .target(
             name: "OnTheMapGeocoder",
@@ -90,6 +110,7 @@ let package = Package(
             dependencies: [
                 "OnTheMapServer",
                 "OnTheMapSQLite",
+                "OnTheMapPostgres",
                 "OnTheMapGeocoder",
                 "OnTheMapStore",
                 "OnTheMapModel",

@@ -62,6 +62,12 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         return result.withLockedValue { $0! }
     }
 
+    /// Every write goes through the one writer; a second process migrating at the same time is
+    /// caught by the migrations' own version record (see `Schema.migrate`).
+    func exclusively(_ body: @Sendable (any StoreWriter) async throws -> Void) async throws {
+        try await body(self)
+    }
+
     /// Batches committed and writes answered by them, for tests and benchmarks.
     var statistics: (batches: Int, writes: Int) { queue.withLockedValue { ($0.batches, $0.writes) } }
 

@@ -12,8 +12,6 @@ public enum WriteMode: String, Sendable, CaseIterable {
 public struct AppConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
-    /// SQLite file.
-    public var databasePath = "./onthemap.sqlite"
     public var writeMode = WriteMode.accounts
     /// The origin users reach the service at (`https://map.example.org`): used by the cross-site
     /// checks, for absolute `Location` headers and, when https, for `Secure` cookies.

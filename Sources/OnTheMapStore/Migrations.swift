@@ -6,7 +6,19 @@ import SQLKit
 struct Migration: Sendable {
     let version: Int
     let name: String
-    let statements: [String]
+    /// The statements in the dialect of the database being migrated.
+    let statements: @Sendable (SchemaDialect) -> [String]
+}
+
+/// What differs between the engines' DDL.
+struct SchemaDialect: Sendable {
+    let isPostgres: Bool
+
+    init(_ dialect: any SQLDialect) { isPostgres = dialect.name == "postgresql" }
+
+    /// Text compared and ordered byte by byte, as SQLite does, so that both engines list in the
+    /// same order whatever locale the PostgreSQL cluster was created with.
+    var text: String { isPostgres ? "TEXT COLLATE \"C\"" : "TEXT" }
 }
 
 /// The schema, oldest first. Never edit a released migration: add a new one.
@@ -15,22 +27,22 @@ struct Migration: Sendable {
 /// (microseconds for sessions), coordinates as DOUBLE PRECISION (SQLKit's `.real` is float4 on Postgres).
 enum Schema {
     static let migrations: [Migration] = [
-        Migration(version: 1, name: "accounts, sessions, student locations", statements: [
+        Migration(version: 1, name: "accounts, sessions, student locations") { d in [
             """
             CREATE TABLE accounts (
-                key TEXT PRIMARY KEY,
-                email TEXT NOT NULL UNIQUE,
-                password_hash TEXT NOT NULL,
-                first_name TEXT NOT NULL,
-                last_name TEXT NOT NULL,
+                key \(d.text) PRIMARY KEY,
+                email \(d.text) NOT NULL UNIQUE,
+                password_hash \(d.text) NOT NULL,
+                first_name \(d.text) NOT NULL,
+                last_name \(d.text) NOT NULL,
                 is_admin BOOLEAN NOT NULL DEFAULT FALSE,
                 created_at BIGINT NOT NULL
             )
             """,
             """
             CREATE TABLE sessions (
-                token_hash TEXT PRIMARY KEY,
-                account_key TEXT NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
+                token_hash \(d.text) PRIMARY KEY,
+                account_key \(d.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
                 created_at BIGINT NOT NULL,
                 expires_at BIGINT NOT NULL
             )
@@ -39,13 +51,13 @@ enum Schema {
             "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
             """
             CREATE TABLE student_locations (
-                object_id TEXT PRIMARY KEY,
-                owner_key TEXT UNIQUE REFERENCES accounts(key) ON DELETE CASCADE,
-                unique_key TEXT NOT NULL,
-                first_name TEXT NOT NULL,
-                last_name TEXT NOT NULL,
-                map_string TEXT NOT NULL,
-                media_url TEXT NOT NULL,
+                object_id \(d.text) PRIMARY KEY,
+                owner_key \(d.text) UNIQUE REFERENCES accounts(key) ON DELETE CASCADE,
+                unique_key \(d.text) NOT NULL,
+                first_name \(d.text) NOT NULL,
+                last_name \(d.text) NOT NULL,
+                map_string \(d.text) NOT NULL,
+                media_url \(d.text) NOT NULL,
                 latitude DOUBLE PRECISION NOT NULL,
                 longitude DOUBLE PRECISION NOT NULL,
                 created_at BIGINT NOT NULL,
@@ -55,16 +67,30 @@ enum Schema {
             // The list every client asks for: newest updatedAt first, objectId as the tie-breaker.
             "CREATE INDEX student_locations_latest ON student_locations (updated_at DESC, object_id)",
             "CREATE INDEX student_locations_by_unique_key ON student_locations (unique_key)",
-        ]),
+        ]},
         // Every order key the contract names reads its first page from an index (objectId breaks
         // ties, as in the query), and the total behind count=1 is kept by the database itself rather
-        // than counted row by row. (SQLite trigger syntax: PostgreSQL will need its own.)
-        Migration(version: 2, name: "indexes for each listed order key, a kept row count", statements: [
+        // than counted row by row, by triggers in each engine's syntax.
+        Migration(version: 2, name: "indexes for each listed order key, a kept row count") { d in [
             "CREATE INDEX student_locations_by_created ON student_locations (created_at, object_id)",
             "CREATE INDEX student_locations_by_last_name ON student_locations (last_name, object_id)",
             "CREATE INDEX student_locations_by_first_name ON student_locations (first_name, object_id)",
             "CREATE TABLE row_counts (table_name TEXT PRIMARY KEY, row_count BIGINT NOT NULL)",
             "INSERT INTO row_counts (table_name, row_count) SELECT 'student_locations', COUNT(*) FROM student_locations",
+        ] + (d.isPostgres ? [
+            """
+            CREATE FUNCTION student_locations_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE row_counts SET row_count = row_count + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END)
+                WHERE table_name = 'student_locations';
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER student_locations_count AFTER INSERT OR DELETE ON student_locations
+            FOR EACH ROW EXECUTE FUNCTION student_locations_count()
+            """,
+        ] : [
             """
             CREATE TRIGGER student_locations_count_insert AFTER INSERT ON student_locations BEGIN
                 UPDATE row_counts SET row_count = row_count + 1 WHERE table_name = 'student_locations';
@@ -75,24 +101,37 @@ enum Schema {
                 UPDATE row_counts SET row_count = row_count - 1 WHERE table_name = 'student_locations';
             END
             """,
-        ]),
+        ])},
     ]
 
-    /// Applies every migration newer than the database, each as one atomic write.
+    /// Applies every migration newer than the database, each as one atomic write, while no other
+    /// process migrates the same database (two instances starting at once apply each exactly once).
     static func migrate(writer: any StoreWriter, logger: Logger) async throws {
-        try await writer.run(SQLQueryString(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"))
-        // Read on the writer, the connection that applies them, and free of the reads' time budget.
-        let current = try await writer.run(SQLQueryString("SELECT MAX(version) AS version FROM schema_migrations")).first?
-            .decode(column: "version", as: Int?.self) ?? 0
-        for migration in migrations where migration.version > current {
-            let record = SQLQueryString("""
-                INSERT INTO schema_migrations (version, name, applied_at)
-                VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: WallClock.nowMillis()))
-                """)
-            let statements: [any SQLExpression] = migration.statements.map { SQLQueryString($0) } + [record]
-            try await writer.perform(WriteUnit(statements) { _ in ((), []) })
-            logger.info("Applied migration \(migration.version): \(migration.name)")
+        try await writer.exclusively { writer in
+            try await writer.run(SQLQueryString(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"))
+            // Read on the writer, the connection that applies them, and free of the reads' time budget.
+            let current = try await writer.run(SQLQueryString("SELECT MAX(version) AS version FROM schema_migrations")).first?
+                .decode(column: "version", as: Int?.self) ?? 0
+            let dialect = SchemaDialect(writer.database.dialect)
+            for migration in migrations where migration.version > current {
+                let record = SQLQueryString("""
+                    INSERT INTO schema_migrations (version, name, applied_at)
+                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: WallClock.nowMillis()))
+                    """)
+                // The record goes first: should another process have applied this migration since
+                // `current` was read (SQLite has no lock across writes), its key clashes and nothing runs.
+                let statements: [any SQLExpression] = [record] + migration.statements(dialect).map { SQLQueryString($0) }
+                do {
+                    try await writer.perform(WriteUnit(statements) { _ in ((), []) })
+                } catch {
+                    let applied = try await writer.run(SQLQueryString(
+                        "SELECT version FROM schema_migrations WHERE version = \(bind: migration.version)"))
+                    if applied.isEmpty { throw error }
+                    continue
+                }
+                logger.info("Applied migration \(migration.version): \(migration.name)")
+            }
         }
     }
 }

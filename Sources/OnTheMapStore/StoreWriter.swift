@@ -23,6 +23,9 @@ public protocol StoreWriter: Sendable {
     /// Only for serializing statements in the engine's dialect: writes run through `perform`.
     var database: any SQLDatabase { get }
     func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result
+    /// Runs `body` with a writer that no other process migrating the same database can run beside:
+    /// the schema's migrations go through it.
+    func exclusively(_ body: @Sendable (any StoreWriter) async throws -> Void) async throws
 }
 
 extension StoreWriter {

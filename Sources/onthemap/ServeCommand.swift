@@ -4,7 +4,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import OnTheMapServer
-import OnTheMapSQLite
 import OnTheMapStore
 
 /// `onthemap serve`: runs the HTTP server.
@@ -98,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Bad flags and variables are reported before anything starts, with this command's usage.
     func validate() throws {
         _ = try makeConfiguration()
-        _ = try database.options()
+        try database.validate()
         _ = try logLevelSetting()
     }
 
@@ -109,12 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.writeMode == .open {
             logger.warning("Write mode is OPEN: anyone can create, change and delete locations without logging in.")
         }
-        let database: SQLiteDatabaseFile
-        do {
-            database = try await SQLiteDatabaseFile.open(path: configuration.databasePath, options: try self.database.options(), logger: logger)
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        let database = try await self.database.open(logger: logger)
         do {
             try await serve(configuration, database: database, logger: logger)
         } catch {
@@ -125,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Runs the server until a shutdown signal; a port that cannot be bound is a one-line error.
-    private func serve(_ configuration: AppConfiguration, database: SQLiteDatabaseFile, logger: Logger) async throws {
+    private func serve(_ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger) async throws {
         let app = try await buildApplication(configuration, database: database, logger: logger)
         do {
             try await app.runService()
@@ -172,7 +166,6 @@ struct ServeCommand: AsyncParsableCommand {
             .value(host, default: configuration.host, expected: "an address") { $0.isEmpty ? nil : $0 }
         configuration.port = try Setting(flag: "--port", variable: "ONTHEMAP_PORT")
             .value(port, default: configuration.port, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
-        configuration.databasePath = try database.path()
         configuration.writeMode = try Setting(flag: "--writes", variable: "ONTHEMAP_WRITES")
             .value(writes, default: configuration.writeMode, expected: "accounts or open") { WriteMode(rawValue: $0.lowercased()) }
         if let (text, source) = Setting(flag: "--public-url", variable: "ONTHEMAP_PUBLIC_URL").raw(publicURL) {

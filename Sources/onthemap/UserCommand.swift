@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import OnTheMapModel
 import OnTheMapServer
-import OnTheMapSQLite
 import OnTheMapStore
 
 /// `onthemap user …`: manage accounts directly in the database.
@@ -17,12 +16,7 @@ struct UserCommand: AsyncParsableCommand {
     static func withStore<T>(_ options: DatabaseOptions, _ body: (SQLStore) async throws -> T) async throws -> T {
         var logger = Logger(label: "onthemap")
         logger.logLevel = .warning
-        let file: SQLiteDatabaseFile
-        do {
-            file = try await SQLiteDatabaseFile.open(path: try options.path(), options: try options.options(), logger: logger)
-        } catch let error as DatabaseOpenError {
-            throw CommandFailure(error.description)
-        }
+        let file = try await options.open(logger: logger)
         do {
             let result = try await body(file.store)
             try await file.close()

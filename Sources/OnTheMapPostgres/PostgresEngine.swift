@@ -1,0 +1,154 @@
+import Logging
+import NIOCore
+import NIOPosix
+import OnTheMapModel
+import OnTheMapStore
+import PostgresNIO
+
+/// A PostgreSQL database shared by any number of server instances: a pool for reads (each
+/// connection under the read budget), a pool for writes, and one connection listening for other
+/// instances' changes. The pools run from `open` until `close`.
+public final class PostgresEngine: DatabaseEngine, Sendable {
+    /// How the pools are sized; the defaults suit one instance of several.
+    public struct Options: Sendable {
+        /// Connections for reads, so this many reads can run at once.
+        public var readers = 8
+        /// Connections for writes.
+        public var writers = 4
+        /// How long one read may run before the server cancels it.
+        public var readBudget: Duration = .milliseconds(250)
+        /// Writes that may be in flight (running or waiting for a connection) before more are refused.
+        public var maxPendingWrites = 1024
+
+        public init() {}
+    }
+
+    public let address: PostgresAddress
+    public let store: SQLStore
+    private let readers: PostgresClient
+    private let writers: PostgresClient
+    private let listener: PostgresClient
+    private let writer: PostgresWriter
+    private let channel: ChangeChannel
+    private let pools: Task<Void, Never>
+    private let poolsStarted: AsyncStream<Void>
+    private let logger: Logger
+
+    private init(address: PostgresAddress, options: Options, logger: Logger) throws {
+        self.address = address
+        self.logger = logger
+        let budget = max(1, options.readBudget.components.seconds * 1000 + options.readBudget.components.attoseconds / 1_000_000_000_000_000)
+        readers = PostgresClient(
+            configuration: try address.clientConfiguration(parameters: [("statement_timeout", "\(budget)")], maxConnections: options.readers),
+            backgroundLogger: logger)
+        writers = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: options.writers), backgroundLogger: logger)
+        listener = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: 1), backgroundLogger: logger)
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let changes = LocationChangeFeed()
+        channel = ChangeChannel(schema: address.schema)
+        writer = PostgresWriter(
+            source: .pool(writers), changes: changes, channel: channel, maxPending: options.maxPendingWrites, logger: logger, eventLoop: eventLoop)
+        store = SQLStore(reader: PostgresReader(client: readers, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
+        // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
+        // until `close` (answered writes first). Each signals once its pool is about to run.
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        poolsStarted = started
+        pools = Task.detached { [readers, writers, listener] in
+            await withDiscardingTaskGroup { group in
+                for client in [readers, writers, listener] {
+                    group.addTask {
+                        starting.yield()
+                        await client.run()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits until the three pools run, so that nothing asks one for a connection before.
+    private func waitForPools() async {
+        var count = 0
+        for await _ in poolsStarted {
+            count += 1
+            if count == 3 { return }
+        }
+    }
+
+    /// Connects, creates the schema if asked for one, and applies the migrations. Fails with a
+    /// `DatabaseConnectError` naming the server when it cannot be reached within `connectTimeout`.
+    public static func open(
+        _ address: PostgresAddress, options: Options = Options(), connectTimeout: Duration = .seconds(15), logger: Logger
+    ) async throws -> PostgresEngine {
+        let engine = try PostgresEngine(address: address, options: options, logger: logger)
+        await engine.waitForPools()
+        do {
+            try await withTimeout(connectTimeout, address: address) {
+                if let schema = address.schema {
+                    try await engine.writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                }
+                try await engine.store.migrate(logger: logger)
+            }
+        } catch {
+            try? await engine.close()
+            throw error
+        }
+        return engine
+    }
+
+    /// Listens on the change channel and announces every other instance's committed location
+    /// changes. A lost connection is retried every `interval`; since notifications sent meanwhile
+    /// are lost, each (re)connection itself counts as a change.
+    public func watchExternalWrites(every interval: Duration) async throws {
+        while true {
+            try Task.checkCancellation()
+            do {
+                try await listener.withConnection { connection in
+                    try await connection.listen(on: channel.name) { notifications in
+                        store.changes.publish([.unknown])
+                        for try await notification in notifications where notification.payload != channel.instanceID {
+                            store.changes.publish([.unknown])
+                        }
+                    }
+                }
+            } catch where !Task.isCancelled {
+                logger.warning("Lost the PostgreSQL change channel, reconnecting: \(error)")
+            }
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    /// Answers the writes in flight, then closes every connection.
+    public func close() async throws {
+        await writer.waitUntilIdle()
+        pools.cancel()
+        await pools.value
+    }
+}
+
+/// PostgreSQL could not be reached or set up; says where (without the password) and why.
+public struct DatabaseConnectError: Error, CustomStringConvertible {
+    public let address: String
+    public let reason: String
+
+    public var description: String { "cannot use the database \(address): \(reason)" }
+}
+
+/// Runs `body`, failing with `DatabaseConnectError` if it takes longer than `timeout` (the pool
+/// keeps retrying an unreachable server rather than failing the request).
+private func withTimeout(_ timeout: Duration, address: PostgresAddress, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    do {
+        try await withThrowingTaskGroup { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw DatabaseConnectError(address: address.description, reason: "no answer within \(timeout)")
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    } catch let error as DatabaseConnectError {
+        throw error
+    } catch {
+        throw DatabaseConnectError(address: address.description, reason: "\(String(reflecting: error))")
+    }
+}

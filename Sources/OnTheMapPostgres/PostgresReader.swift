@@ -1,0 +1,31 @@
+import Logging
+import NIOCore
+import OnTheMapStore
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// Reads on a pool of its own, so that they never wait behind writes for a connection. Every
+/// connection of the pool starts with `statement_timeout` set to the read budget: a read that runs
+/// longer is cancelled by the server itself and answered `StoreError.readTimedOut`.
+struct PostgresReader: SQLDatabase {
+    let client: PostgresClient
+    let logger: Logger
+    let eventLoop: any EventLoop
+
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+        do {
+            try await client.withConnection { connection in
+                try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {
+            throw StoreError.readTimedOut
+        }
+    }
+}

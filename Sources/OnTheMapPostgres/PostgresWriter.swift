@@ -1,0 +1,138 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import OnTheMapModel
+import OnTheMapStore
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// Every write as one transaction on the writers' pool. PostgreSQL commits durably before it
+/// answers (`synchronous_commit` as the server sets it, `on` by default) and does its own group
+/// commit, so unlike SQLite there is no batching here. A write that changes locations also sends a
+/// notification on the database's change channel, which the server delivers to every instance
+/// once (and only if) the transaction commits.
+final class PostgresWriter: StoreWriter, Sendable {
+    enum Source: Sendable {
+        case pool(PostgresClient)
+        /// One connection held for a session (the migrations, under their advisory lock).
+        case connection(PostgresConnection)
+    }
+
+    private struct Load {
+        var running = 0
+        var idle: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let source: Source
+    private let changes: LocationChangeFeed
+    private let channel: ChangeChannel
+    private let maxPending: Int
+    private let load = NIOLockedValueBox(Load())
+    private let logger: Logger
+    let database: any SQLDatabase
+
+    init(source: Source, changes: LocationChangeFeed, channel: ChangeChannel, maxPending: Int, logger: Logger, eventLoop: any EventLoop) {
+        self.source = source
+        self.changes = changes
+        self.channel = channel
+        self.maxPending = maxPending
+        self.logger = logger
+        database = SerializingDatabase(logger: logger, eventLoop: eventLoop)
+    }
+
+    func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result {
+        guard admit() else { throw StoreError.busy }
+        defer { leave() }
+        let outcome = try await inTransaction { connection in
+            let sql = connection.sql(queryLogLevel: nil)
+            var results: [[any SQLRow]] = []
+            for statement in unit.statements {
+                let rows = NIOLockedValueBox<[any SQLRow]>([])
+                try await sql.execute(sql: statement) { row in rows.withLockedValue { $0.append(row) } }
+                results.append(rows.withLockedValue { $0 })
+            }
+            let outcome = try unit.interpret(results)
+            if !outcome.changes.isEmpty {
+                try await sql.execute(sql: self.channel.notifyStatement) { _ in }
+            }
+            return outcome
+        }
+        changes.publish(outcome.changes)
+        return outcome.result
+    }
+
+    /// Holds PostgreSQL's advisory lock for this schema's migrations on one connection while `body`
+    /// runs its writes on that connection: a second instance starting at the same moment waits,
+    /// then finds the migrations applied.
+    func exclusively(_ body: @Sendable (any StoreWriter) async throws -> Void) async throws {
+        guard case .pool(let client) = source else { return try await body(self) }
+        try await client.withConnection { connection in
+            let lock = "hashtext('onthemap-migrations:' || current_schema())"
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
+            let session = PostgresWriter(
+                source: .connection(connection), changes: changes, channel: channel, maxPending: maxPending,
+                logger: logger, eventLoop: connection.eventLoop)
+            do {
+                try await body(session)
+            } catch {
+                _ = try? await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(lock))"), logger: logger)
+                throw error
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(lock))"), logger: logger)
+        }
+    }
+
+    /// Waits until every write handed in so far has been answered.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idleNow = load.withLockedValue { load in
+                if load.running == 0 { return true }
+                load.idle.append(continuation)
+                return false
+            }
+            if idleNow { continuation.resume() }
+        }
+    }
+
+    private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> T {
+        switch source {
+        case .pool(let client): try await client.withTransaction(logger: logger, body)
+        case .connection(let connection): try await connection.withTransaction(logger: logger, body)
+        }
+    }
+
+    /// Takes a place among the writes in flight; false when too many already wait for a connection.
+    private func admit() -> Bool {
+        load.withLockedValue { load in
+            guard load.running < maxPending else { return false }
+            load.running += 1
+            return true
+        }
+    }
+
+    private func leave() {
+        let waiters = load.withLockedValue { load -> [CheckedContinuation<Void, Never>] in
+            load.running -= 1
+            guard load.running == 0 else { return [] }
+            defer { load.idle = [] }
+            return load.idle
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Serializes statements in PostgreSQL's dialect for the writer; statements are run by `perform`.
+private struct SerializingDatabase: SQLDatabase {
+    let logger: Logger
+    let eventLoop: any EventLoop
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        eventLoop.makeFailedFuture(PostgresWriteOutsidePerform())
+    }
+}
+
+struct PostgresWriteOutsidePerform: Error, CustomStringConvertible {
+    var description: String { "writes go through StoreWriter.perform" }
+}

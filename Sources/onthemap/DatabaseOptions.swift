@@ -1,0 +1,110 @@
+import ArgumentParser
+import Logging
+import OnTheMapPostgres
+import OnTheMapSQLite
+import OnTheMapStore
+
+/// `--database` and how it is opened, shared by every subcommand that opens the store: a
+/// `postgres://` URL means PostgreSQL, anything else is a SQLite file. The one place an engine is
+/// chosen.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "SQLite database file, created if missing, or postgres://user:password@host:5432/name for PostgreSQL (env ONTHEMAP_DATABASE; default ./onthemap.sqlite).",
+        valueName: "path|url"))
+    var database: String?
+
+    @Option(name: .customLong("database-readers"), help: ArgumentHelp(
+        "Connections for reads, so this many reads run at once (env ONTHEMAP_DATABASE_READERS; default 4 for SQLite, 8 for PostgreSQL).",
+        valueName: "count"))
+    var readers: String?
+
+    @Option(name: .customLong("database-writers"), help: ArgumentHelp(
+        "PostgreSQL only: connections for writes (env ONTHEMAP_DATABASE_WRITERS; default 4). SQLite always has one writer.",
+        valueName: "count"))
+    var writers: String?
+
+    @Option(name: .customLong("read-budget-ms"), help: ArgumentHelp(
+        "Milliseconds one database read may run before it is stopped and answered 503 (env ONTHEMAP_READ_BUDGET_MS; default 250).",
+        valueName: "ms"))
+    var readBudget: String?
+
+    @Option(name: .customLong("write-queue"), help: ArgumentHelp(
+        "Writes that may wait for the database; more are answered 503 (env ONTHEMAP_WRITE_QUEUE; default 1024).",
+        valueName: "count"))
+    var writeQueue: String?
+
+    /// What `--database` names.
+    enum Location {
+        case sqlite(path: String)
+        case postgres(PostgresAddress)
+    }
+
+    func location() throws -> Location {
+        let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")
+        let text = try setting.value(database, default: "./onthemap.sqlite", expected: "a file path or a postgres:// URL") { $0.isEmpty ? nil : $0 }
+        guard PostgresAddress.isAddress(text) else { return .sqlite(path: text) }
+        do {
+            return .postgres(try PostgresAddress(text))
+        } catch {
+            throw ValidationError("\(setting.raw(database)?.source ?? "--database"): \(error.description).")
+        }
+    }
+
+    /// Checks every database setting without opening anything.
+    func validate() throws {
+        _ = try location()
+        _ = try sqliteOptions()
+        _ = try postgresOptions()
+    }
+
+    /// Opens the database the settings name and brings its schema up to date; a failure is one line.
+    func open(logger: Logger) async throws -> any DatabaseEngine {
+        do {
+            switch try location() {
+            case .sqlite(let path):
+                return try await SQLiteDatabaseFile.open(path: path, options: try sqliteOptions(), logger: logger)
+            case .postgres(let address):
+                return try await PostgresEngine.open(address, options: try postgresOptions(), logger: logger)
+            }
+        } catch let error as DatabaseOpenError {
+            throw CommandFailure(error.description)
+        } catch let error as DatabaseConnectError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    private func sqliteOptions() throws -> SQLiteDatabaseFile.Options {
+        var options = SQLiteDatabaseFile.Options()
+        options.readers = try readerCount(default: options.readers)
+        options.readBudget = try budget(default: options.readBudget)
+        options.maxPendingWrites = try queue(default: options.maxPendingWrites)
+        return options
+    }
+
+    private func postgresOptions() throws -> PostgresEngine.Options {
+        var options = PostgresEngine.Options()
+        options.readers = try readerCount(default: options.readers)
+        options.writers = try Setting(flag: "--database-writers", variable: "ONTHEMAP_DATABASE_WRITERS")
+            .value(writers, default: options.writers, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
+        options.readBudget = try budget(default: options.readBudget)
+        options.maxPendingWrites = try queue(default: options.maxPendingWrites)
+        return options
+    }
+
+    private func readerCount(default value: Int) throws -> Int {
+        try Setting(flag: "--database-readers", variable: "ONTHEMAP_DATABASE_READERS")
+            .value(readers, default: value, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
+    }
+
+    private func budget(default value: Duration) throws -> Duration {
+        try Setting(flag: "--read-budget-ms", variable: "ONTHEMAP_READ_BUDGET_MS")
+            .value(readBudget, default: value, expected: "a whole number of milliseconds from 1 to 600000") {
+                Int64($0).flatMap { (1...600_000).contains($0) ? .milliseconds($0) : nil }
+            }
+    }
+
+    private func queue(default value: Int) throws -> Int {
+        try Setting(flag: "--write-queue", variable: "ONTHEMAP_WRITE_QUEUE")
+            .value(writeQueue, default: value, expected: "a whole number from 1 to 1000000") { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
+    }
+}
