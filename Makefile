@@ -18,8 +18,10 @@ build-debug:
 
 test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test edge-test api-fuzz browser-test
 
+# Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test:
 	swift test --disable-xctest --skip-build
+	scripts/postgres-test.sh with swift test --disable-xctest --skip-build
 
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap

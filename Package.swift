@@ -126,6 +126,18 @@ let package = Package(
         // Development tool: `make bench` measures bare Hummingbird beside the server and nginx.
         .executableTarget(
             name: "edge-reference", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "Sources/EdgeReference"),
+        // What the store and server suites share: a fresh database of the engine under test.
+        .target(
+            name: "OnTheMapTestSupport",
+            dependencies: [
+                "OnTheMapStore",
+                "OnTheMapSQLite",
+                "OnTheMapPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
         .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
         .testTarget(
@@ -133,8 +145,11 @@ let package = Package(
             dependencies: [
                 "OnTheMapStore",
                 "OnTheMapSQLite",
+                "OnTheMapPostgres",
+                "OnTheMapTestSupport",
                 "OnTheMapModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,6 +160,7 @@ let package = Package(
                 "OnTheMapServer",
                 "OnTheMapStore",
                 "OnTheMapSQLite",
+                "OnTheMapTestSupport",
                 "OnTheMapModel",
                 "OnTheMapGeocoder",
                 .product(name: "SQLKit", package: "sql-kit"),

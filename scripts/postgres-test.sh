@@ -5,6 +5,8 @@
 #   scripts/postgres-test.sh start DIR   starts it in DIR; prints postgres://onthemap:onthemap@127.0.0.1:PORT/onthemap
 #   scripts/postgres-test.sh stop DIR    stops it (DIR is left for the caller to remove)
 #   scripts/postgres-test.sh check       starts one, asks it a question as the onthemap role, stops it
+#   scripts/postgres-test.sh with CMD…    runs CMD with ONTHEMAP_TEST_POSTGRES set to a new cluster's URL,
+#                                         then stops and removes the cluster; exits with CMD's status
 set -euo pipefail
 
 bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
@@ -24,7 +26,7 @@ start() {
     # A port nobody listens on: the kernel picks it, and the cluster takes it a moment later.
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     as_postgres "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
-        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=800"
     as_postgres psql --quiet --host="$dir" --port="$port" --username=postgres --dbname=postgres --set=ON_ERROR_STOP=1 \
         --command="CREATE ROLE onthemap LOGIN PASSWORD 'onthemap'" --command="CREATE DATABASE onthemap OWNER onthemap" >/dev/null
     echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"
@@ -47,5 +49,14 @@ case "${1:-}" in
             *) echo "postgres: unexpected answer: $answer" >&2; exit 1 ;;
         esac
         ;;
-    *) echo "usage: $0 start DIR | stop DIR | check" >&2; exit 2 ;;
+    with)
+        shift
+        dir="$(mktemp -d)"
+        trap 'stop "$dir" 2>/dev/null || true; rm -rf "$dir"' EXIT
+        ONTHEMAP_TEST_POSTGRES="$(start "$dir")"
+        export ONTHEMAP_TEST_POSTGRES
+        echo "postgres: running on $ONTHEMAP_TEST_POSTGRES: $*"
+        "$@"
+        ;;
+    *) echo "usage: $0 start DIR | stop DIR | check | with CMD..." >&2; exit 2 ;;
 esac

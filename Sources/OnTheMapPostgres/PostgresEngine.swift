@@ -87,6 +87,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
                     try await engine.writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
                 }
                 try await engine.store.migrate(logger: logger)
+                try await engine.warnIfCommitsAreNotDurable()
             }
         } catch {
             try? await engine.close()
@@ -95,16 +96,26 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         return engine
     }
 
+    /// An answered write must survive a crash of the database server; with `synchronous_commit`
+    /// off, the last few hundred milliseconds of them would not.
+    private func warnIfCommitsAreNotDurable() async throws {
+        let rows = try await writers.query("SHOW synchronous_commit", logger: logger)
+        for try await setting in rows.decode(String.self) where setting == "off" {
+            logger.warning("PostgreSQL has synchronous_commit=off: writes answered just before a crash of the database server can be lost.")
+        }
+    }
+
     /// Listens on the change channel and announces every other instance's committed location
     /// changes. A lost connection is retried every `interval`; since notifications sent meanwhile
-    /// are lost, each (re)connection itself counts as a change.
+    /// are lost, each reconnection itself counts as a change.
     public func watchExternalWrites(every interval: Duration) async throws {
+        var reconnecting = false
         while true {
             try Task.checkCancellation()
             do {
                 try await listener.withConnection { connection in
                     try await connection.listen(on: channel.name) { notifications in
-                        store.changes.publish([.unknown])
+                        if reconnecting { store.changes.publish([.unknown]) }
                         for try await notification in notifications where notification.payload != channel.instanceID {
                             store.changes.publish([.unknown])
                         }
@@ -113,6 +124,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             } catch where !Task.isCancelled {
                 logger.warning("Lost the PostgreSQL change channel, reconnecting: \(error)")
             }
+            reconnecting = true
             try await Task.sleep(for: interval)
         }
     }

@@ -3,6 +3,7 @@ import GRDB
 @testable import OnTheMapSQLite
 @testable import OnTheMapStore
 import SQLKit
+import OnTheMapTestSupport
 import Testing
 
 /// Issue 9: a read past its time budget, or whose caller has gone, is stopped inside SQLite, and
@@ -10,10 +11,11 @@ import Testing
 @Suite struct ReadBudgetTests {
     /// Never ends on its own: only an interrupt stops it.
     static let endless: SQLQueryString = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) AS total FROM n"
+    static var onSQLite: Bool { TestEngine.current == .sqlite }
 
-    @Test func aReadPastItsBudgetIsInterrupted() async throws {
-        try await TemporaryDatabase.with { temporary in
-            let database = try await temporary.open(readBudget: .milliseconds(50))
+    @Test(.enabled(if: onSQLite)) func aReadPastItsBudgetIsInterrupted() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open(readBudget: .milliseconds(50)) as! SQLiteDatabaseFile
             await #expect(throws: StoreError.readTimedOut) {
                 try await database.store.reader.raw(Self.endless).first()
             }
@@ -27,8 +29,26 @@ import Testing
         }
     }
 
-    @Test func aReadWhoseCallerIsCancelledIsInterrupted() async throws {
-        try await TemporaryDatabase.with { temporary in
+    /// PostgreSQL stops the read itself (`statement_timeout` on every reader connection) and the
+    /// pool's connections serve the next reads.
+    @Test(.enabled(if: !onSQLite)) func aReadPastItsBudgetIsCancelledByPostgreSQL() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open(readBudget: .milliseconds(50))
+            await #expect(throws: StoreError.readTimedOut) {
+                try await database.store.reader.raw("SELECT pg_sleep(600) IS NULL AS slept").first()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { try await database.store.ping() } }
+                try await group.waitForAll()
+            }
+            try await database.close()
+        }
+    }
+
+    /// SQLite only: PostgresNIO does not cancel a query whose task is cancelled, so on PostgreSQL
+    /// the read budget is what bounds it.
+    @Test(.enabled(if: onSQLite)) func aReadWhoseCallerIsCancelledIsInterrupted() async throws {
+        try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open(readBudget: .seconds(600))
             let read = Task { try await database.store.reader.raw(Self.endless).first() }
             try await Task.sleep(for: .milliseconds(50))

@@ -6,16 +6,17 @@ import OnTheMapGeocoder
 import OnTheMapModel
 @testable import OnTheMapServer
 @testable import OnTheMapStore
-@testable import OnTheMapSQLite
+import OnTheMapTestSupport
 import SQLKit
 
-/// A server on a fresh temporary SQLite file, driven through Hummingbird's router test client (or,
-/// with `live`, over a real socket on 127.0.0.1 with the server's own HTTP setup).
+/// A server on a fresh database of the engine under test (`TestEngine.current`), driven through
+/// Hummingbird's router test client (or, with `live`, over a real socket on 127.0.0.1 with the
+/// server's own HTTP setup).
 struct TestServer {
     let client: any TestClientProtocol
     /// The same store the server writes to, for checking what a request changed.
     let store: SQLStore
-    let database: SQLiteDatabaseFile
+    let database: any DatabaseEngine
     /// The edge the live server runs behind (its fast path's count of answers, for one).
     let edge: HTTPEdge
 
@@ -23,7 +24,7 @@ struct TestServer {
     /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
     static func run(
         configure: (inout AppConfiguration) -> Void = { _ in },
-        database options: SQLiteDatabaseFile.Options = .forTests,
+        readBudget: Duration = .seconds(600),
         hasher: (any PasswordHasher)? = nil,
         geocoder: GeocoderState = GeocoderState(.loading),
         lanes: ReadLanes? = nil,
@@ -42,37 +43,31 @@ struct TestServer {
         configuration.openWritesWindowSeconds = 3600
         configuration.geocodeRateWindowSeconds = 3600
         configure(&configuration)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = testLogger ?? {
-            var logger = Logger(label: "onthemap-test")
-            logger.logLevel = .error
-            return logger
-        }()
-        let database = try await SQLiteDatabaseFile.open(
-            path: directory.appendingPathComponent("test.sqlite").path, options: options, logger: logger)
-        do {
-            let listCache = LatestListCache()
-            let router = try await buildRouter(
-                configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache)
-            // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
-            // limits connections per TCP peer, as it does without --trust-proxy.
-            var edgeConfiguration = configuration
-            edgeConfiguration.trustForwardedFor = false
-            let edge = makeEdge(edgeConfiguration, listCache: listCache, logger: logger)
-            let app = Application(
-                router: router, server: edge.server,
-                configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName), logger: logger)
-            try await app.test(live ? .live : .router) { client in
-                try await body(TestServer(client: client, store: database.store, database: database, edge: edge))
+        let logger = testLogger ?? .quiet
+        try await TestDatabase.withFresh { fresh in
+            let database = try await fresh.open(readBudget: readBudget, logger: logger)
+            do {
+                let listCache = LatestListCache()
+                let router = try await buildRouter(
+                    configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache)
+                // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
+                // limits connections per TCP peer, as it does without --trust-proxy.
+                var edgeConfiguration = configuration
+                edgeConfiguration.trustForwardedFor = false
+                let edge = makeEdge(edgeConfiguration, listCache: listCache, logger: logger)
+                let app = Application(
+                    router: router, server: edge.server,
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName), logger: logger)
+                try await app.test(live ? .live : .router) { client in
+                    try await body(TestServer(client: client, store: database.store, database: database, edge: edge))
+                }
+            } catch {
+                try? await database.close()
+                throw error
             }
-        } catch {
+            // A test may have closed it already (readiness); closing twice is harmless.
             try? await database.close()
-            throw error
         }
-        // A test may have closed it already (readiness); closing twice is harmless.
-        try? await database.close()
     }
 
     /// Sends a request; `body` is sent as written (a string, so broken JSON can be sent too).
@@ -123,16 +118,6 @@ struct TestServer {
         let accounts = try await store.allAccounts()
         let sessions = try await store.reader.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
         return StoreSnapshot(locations: page.results, accounts: accounts, sessionCount: sessions)
-    }
-}
-
-extension SQLiteDatabaseFile.Options {
-    /// The server's defaults, but a read budget far longer than any read takes on a machine busy
-    /// with a hundred tests at once: only the suites about budgets set a short one.
-    static var forTests: Self {
-        var options = Self()
-        options.readBudget = .seconds(600)
-        return options
     }
 }
 
