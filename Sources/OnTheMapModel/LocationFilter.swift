@@ -143,6 +143,8 @@ public struct WhereParser {
     private func literal(_ value: JSONValue, for field: LocationField, name: String) throws(APIError) -> FilterValue {
         switch (field.kind, value) {
         case (.text, .string(let text)):
+            // No stored text holds one (writes refuse it), and PostgreSQL cannot even be asked.
+            guard !text.contains("\u{0}") else { throw .invalidQuery("\(name) must not be compared with text holding the NUL character.", parameter: "where") }
             return .text(text)
         case (.text, .number(let number)) where number.rounded() == number && abs(number) < 1e15:
             return .text(String(Int64(number)))

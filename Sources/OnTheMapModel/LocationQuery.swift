@@ -66,6 +66,7 @@ public struct LocationQuery: Sendable, Equatable {
                 default: throw .invalidQuery("count must be 1 or 0.", parameter: "count")
                 }
             case "uniqueKey":
+                guard !value.contains("\u{0}") else { throw .invalidQuery("uniqueKey must not contain the NUL character.", parameter: "uniqueKey") }
                 filters.append(.compare(.uniqueKey, .equal, .text(value)))
             case "where":
                 filters.append(try parseWhere(value))

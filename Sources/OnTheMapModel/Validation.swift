@@ -30,10 +30,11 @@ public enum Validation {
         return url.normalized
     }
 
-    /// 1–200 characters once trimmed; stored as sent.
+    /// 1–200 characters once trimmed, without NUL (which PostgreSQL cannot store); stored as sent.
     public static func mapString(_ raw: String) throws(APIError) -> String {
         let length = raw.trimmingWhitespace().count
         guard length >= 1 else { throw .validation("mapString", "mapString must not be empty.") }
+        guard !raw.contains("\u{0}") else { throw .validation("mapString", "mapString must not contain the NUL character.") }
         guard length <= maxMapStringLength else {
             throw .validation("mapString", "mapString must be at most \(maxMapStringLength) characters.")
         }

@@ -25,6 +25,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
 
     public let address: PostgresAddress
     public let store: SQLStore
+    public var servesManyInstances: Bool { true }
     private let readers: PostgresClient
     private let writers: PostgresClient
     private let listener: PostgresClient

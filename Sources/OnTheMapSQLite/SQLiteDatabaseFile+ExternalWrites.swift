@@ -2,6 +2,9 @@ import GRDB
 import OnTheMapStore
 
 extension SQLiteDatabaseFile: DatabaseEngine {
+    /// One server per file (the CLI may write beside it).
+    public var servesManyInstances: Bool { false }
+
     /// `PRAGMA data_version` on the writer connection changes only when another connection (another
     /// process: the CLI, a second server) commits, never for this process's own writes, which the
     /// writer announces itself. Reading it costs microseconds, so polling is cheap.

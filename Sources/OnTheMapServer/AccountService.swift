@@ -15,11 +15,11 @@ struct AccountService: Sendable {
     /// quarter of a second of every start otherwise).
     let decoyHash: ComputedOnce<String>
     /// Failed logins per (email, client address): guessing one account's password.
-    let loginFailures: SlidingWindowLimiter
+    let loginFailures: any RateLimiter
     /// Failed logins per client address over every email: trying many accounts from one place.
-    let addressLoginFailures: SlidingWindowLimiter
+    let addressLoginFailures: any RateLimiter
     /// Sign-ups per client address: each costs a bcrypt hash, so a flood would eat CPU.
-    let signUps: SlidingWindowLimiter
+    let signUps: any RateLimiter
     let sessionLifetimeSeconds: Int64
 
     /// A new session: the raw token for the client and when it expires (microseconds).
@@ -36,13 +36,20 @@ struct AccountService: Sendable {
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
-        let now = ContinuousClock.now
-        if let wait = await loginFailures.acquire(throttleKey, now: now) {
+        let pairTicket: RateTicket
+        switch try await loginFailures.acquire(throttleKey) {
+        case .refused(let wait):
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")
+        case .admitted(let ticket):
+            pairTicket = ticket
         }
-        if let wait = await addressLoginFailures.acquire(clientAddress, now: now) {
-            await loginFailures.cancel(throttleKey, recordedAt: now)
+        let addressTicket: RateTicket
+        switch try await addressLoginFailures.acquire(clientAddress) {
+        case .refused(let wait):
+            await loginFailures.cancel(pairTicket)
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins from your network; try again in \(wait) seconds.")
+        case .admitted(let ticket):
+            addressTicket = ticket
         }
         let account: Account?
         let matches: Bool
@@ -54,14 +61,14 @@ struct AccountService: Sendable {
             }
         } catch {
             // Not a wrong password (the hashing line was full, the database failed): not counted.
-            await loginFailures.cancel(throttleKey, recordedAt: now)
-            await addressLoginFailures.cancel(clientAddress, recordedAt: now)
+            await loginFailures.cancel(pairTicket)
+            await addressLoginFailures.cancel(addressTicket)
             throw error
         }
         guard let account, matches else { throw APIError.invalidCredentials }
         // Only this pair is cleared: one good login must not wipe an address's record of failures.
         await loginFailures.reset(throttleKey)
-        await addressLoginFailures.cancel(clientAddress, recordedAt: now)
+        await addressLoginFailures.cancel(addressTicket)
         if hasher.needsRehash(account.passwordHash) { await rehash(account, password: password, clientAddress: clientAddress) }
         return try await startSession(for: account)
     }
@@ -77,7 +84,7 @@ struct AccountService: Sendable {
     /// common is refused before anything is counted.
     func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
         try CommonPasswords.check(request.password)
-        if let wait = await signUps.acquire(clientAddress) {
+        if let wait = try await signUps.acquire(clientAddress).retryAfter {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many sign-ups from your network; try again in \(wait) seconds.")
         }
         let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(request.password) }

@@ -64,6 +64,10 @@ public struct AppConfiguration: Sendable {
     public var addressLoginFailureWindowSeconds = 60.0
     public var signUpWindowSeconds = 600.0
     public var openWritesWindowSeconds = 60.0
+    /// The longest of the windows above: rate events older than this count for nothing.
+    var longestRateWindowSeconds: Double {
+        [loginThrottleWindowSeconds, geocodeRateWindowSeconds, addressLoginFailureWindowSeconds, signUpWindowSeconds, openWritesWindowSeconds].max()!
+    }
     /// How often to check whether another process (`onthemap user remove`) wrote to the database,
     /// so that the cached list picks the change up.
     public var externalWriteCheckInterval: Duration = .milliseconds(500)

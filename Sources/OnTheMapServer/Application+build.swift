@@ -5,7 +5,7 @@ import OnTheMapModel
 import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
-typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing
+typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.
@@ -14,7 +14,9 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let store = database.store
     let listCache = LatestListCache()
-    let router = try await buildRouter(configuration, store: store, logger: logger, listCache: listCache, precompressWebClient: true)
+    let router = try await buildRouter(
+        configuration, store: store, logger: logger, listCache: listCache,
+        limits: database.servesManyInstances ? .database(store) : .memory, precompressWebClient: true)
     var app = Application(
         router: router,
         server: makeEdge(configuration, listCache: listCache, logger: logger).server,
@@ -27,7 +29,7 @@ public func buildApplication(
         },
         logger: logger)
     app.addServices(
-        SessionSweeper(sessions: store, logger: logger),
+        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return app
 }
@@ -63,7 +65,7 @@ private func browserHost(_ host: String) -> String {
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
     geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, listCache: LatestListCache = LatestListCache(),
-    precompressWebClient: Bool = false
+    limits: RateLimitPlacement = .memory, precompressWebClient: Bool = false
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -75,15 +77,16 @@ func buildRouter(
             name: "password checks", concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueue,
             perKeyLimit: configuration.passwordHashesPerAddress),
         decoyHash: ComputedOnce { try await hasher.hash(Identifiers.token()) },
-        loginFailures: SlidingWindowLimiter(limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
-        addressLoginFailures: SlidingWindowLimiter(limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
-        signUps: SlidingWindowLimiter(limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
+        loginFailures: limits.limiter("login", limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
+        addressLoginFailures: limits.limiter(
+            "login-address", limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
+        signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
     store.changes.subscribe { _ in listCache.invalidate() }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
         maxSkip: configuration.maxSkip, cache: listCache, lanes: lanes ?? ReadLanes(configuration),
-        anonymousWrites: SlidingWindowLimiter(limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
+        anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware(level: RequestLogMiddleware.defaultLevel))
@@ -108,7 +111,7 @@ func buildRouter(
     GeocodeController(
         state: geocoder,
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
-        upstreamCache: UpstreamCache(), limiter: SlidingWindowLimiter(limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
+        upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
         trustForwardedFor: configuration.trustForwardedFor
     ).addRoutes(to: router)
     let web = try WebController(settings: configuration.webClient)

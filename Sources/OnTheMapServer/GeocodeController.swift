@@ -11,7 +11,7 @@ struct GeocodeController: Sendable {
     /// Asked first for street-level input when the operator configured one.
     let upstream: NominatimClient?
     let upstreamCache: UpstreamCache
-    let limiter: SlidingWindowLimiter
+    let limiter: any RateLimiter
     let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -20,7 +20,7 @@ struct GeocodeController: Sendable {
 
     @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
-        if let wait = await limiter.acquire(address) {
+        if let wait = try await limiter.acquire(address).retryAfter {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many geocoding requests; try again in \(wait) seconds.")
         }
         let (query, limit) = try Self.parameters(request.uri.query)

@@ -18,7 +18,7 @@ struct LocationService: Sendable {
     let maxSkip: Int
     let cache: LatestListCache
     let lanes: ReadLanes
-    let anonymousWrites: SlidingWindowLimiter
+    let anonymousWrites: any RateLimiter
 
     /// A list answer: a page read for this query, or the default list's cached entry (with its
     /// ETag and gzip form).
@@ -93,7 +93,7 @@ struct LocationService: Sendable {
         case .accounts:
             throw APIError.loginRequired
         case .open:
-            if let wait = await anonymousWrites.acquire(writer.clientAddress) {
+            if let wait = try await anonymousWrites.acquire(writer.clientAddress).retryAfter {
                 throw APIError.tooManyRequests(retryAfter: wait, message: "Too many writes from this address; try again in \(wait) seconds.")
             }
         }

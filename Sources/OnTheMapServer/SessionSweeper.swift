@@ -1,25 +1,43 @@
+import Foundation
 import Logging
 import OnTheMapModel
 import OnTheMapStore
 import ServiceLifecycle
 
-/// Deletes expired sessions once an hour for as long as the server runs, so the table only holds
-/// live ones.
+/// Once an hour, for as long as the server runs, deletes expired sessions and rate-limit events
+/// that no window counts any more, so the tables only hold live ones. With several instances on
+/// one database, the one holding the sweeper's lease does it.
 struct SessionSweeper: Service {
-    let sessions: any SessionStore
+    let store: any SessionStore & RateLimitStore & LeaseStore
+    let rateEventLifetimeSeconds: Double
     let logger: Logger
+    var period: Duration = .seconds(3600)
+    /// This instance, as the lease's holder.
+    let instance = UUID().uuidString
+
+    static let leaseName = "session-sweeper"
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    let removed = try await sessions.deleteExpiredSessions(now: WallClock.nowMicros())
-                    if removed > 0 { logger.info("Removed \(removed) expired sessions") }
+                    try await sweepIfLeaseHolder()
                 } catch {
                     logger.warning("Could not remove expired sessions: \(error)")
                 }
-                try? await Task.sleep(for: .seconds(3600))
+                try? await Task.sleep(for: period)
             }
         }
+    }
+
+    /// Sweeps when this instance holds (or can take) the lease; held for most of a period, so that
+    /// the holder keeps it while it runs and another instance takes over when it stops.
+    func sweepIfLeaseHolder() async throws {
+        let now = WallClock.nowMillis()
+        let periodMillis = period.components.seconds * 1000
+        guard try await store.acquireLease(Self.leaseName, holder: instance, now: now, until: now + periodMillis * 5 / 6) else { return }
+        let removed = try await store.deleteExpiredSessions(now: WallClock.nowMicros())
+        if removed > 0 { logger.info("Removed \(removed) expired sessions") }
+        _ = try await store.deleteRateEvents(before: now - Int64(rateEventLifetimeSeconds * 1000))
     }
 }

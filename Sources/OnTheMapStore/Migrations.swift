@@ -19,6 +19,8 @@ struct SchemaDialect: Sendable {
     /// Text compared and ordered byte by byte, as SQLite does, so that both engines list in the
     /// same order whatever locale the PostgreSQL cluster was created with.
     var text: String { isPostgres ? "TEXT COLLATE \"C\"" : "TEXT" }
+    /// A key the database numbers itself, in order.
+    var generatedKey: String { isPostgres ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY" }
 }
 
 /// The schema, oldest first. Never edit a released migration: add a new one.
@@ -102,6 +104,27 @@ enum Schema {
             END
             """,
         ])},
+        // What several instances must count together (failed logins, sign-ups, geocoding per
+        // address), and which instance does the periodic clean-up.
+        Migration(version: 3, name: "rate-limit events, leases") { d in [
+            """
+            CREATE TABLE rate_events (
+                id \(d.generatedKey),
+                bucket \(d.text) NOT NULL,
+                key \(d.text) NOT NULL,
+                at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX rate_events_by_key ON rate_events (bucket, key, at)",
+            "CREATE INDEX rate_events_by_time ON rate_events (at)",
+            """
+            CREATE TABLE leases (
+                name \(d.text) PRIMARY KEY,
+                holder \(d.text) NOT NULL,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -98,3 +98,32 @@ extension AccountStore {
         throw StoreError.keyTaken
     }
 }
+
+/// Events counted per key over a sliding window (failed logins, sign-ups, geocoding per client
+/// address), kept in the database so that every instance on it counts together.
+public protocol RateLimitStore: Sendable {
+    /// Counts an event for `key` in `bucket` at `now` (milliseconds), unless `limit` events of the
+    /// last `windowMillis` are counted already. Two instances asking at once are taken in turn.
+    func admitRateEvent(bucket: String, key: String, limit: Int, windowMillis: Int64, now: Int64) async throws -> RateAdmission
+    /// Takes back one counted event.
+    func removeRateEvent(id: Int64) async throws
+    /// Forgets every event of `key` in `bucket`.
+    func removeRateEvents(bucket: String, key: String) async throws
+    /// Drops events from before `cutoff` (milliseconds), of every key; returns how many.
+    func deleteRateEvents(before cutoff: Int64) async throws -> Int
+}
+
+/// What `admitRateEvent` decided.
+public enum RateAdmission: Sendable, Equatable {
+    /// Counted, as this event.
+    case admitted(eventID: Int64)
+    /// Over the limit; the oldest event in the window was at `oldestAt` (milliseconds).
+    case refused(oldestAt: Int64)
+}
+
+/// Work that one instance of many should do at a time (the hourly clean-up).
+public protocol LeaseStore: Sendable {
+    /// Takes the lease `name` for `holder` until `until` (milliseconds) if nobody holds it at `now`,
+    /// or renews it if `holder` does; true when `holder` holds it afterwards.
+    func acquireLease(_ name: String, holder: String, now: Int64, until: Int64) async throws -> Bool
+}

@@ -33,12 +33,14 @@ extension SQLStore: LocationStore {
     }
 
     public func location(objectId: String) async throws -> OwnedLocation? {
-        try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
+        guard objectId.isStorable else { return nil }
+        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
             .first().map(Self.owned(from:))
     }
 
     public func location(ownerKey: String) async throws -> StudentLocation? {
-        try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
+        guard ownerKey.isStorable else { return nil }
+        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
             .first().map { try Self.owned(from: $0).location }
     }
 
@@ -74,6 +76,7 @@ extension SQLStore: LocationStore {
     }
 
     public func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
+        guard objectId.isStorable else { return nil }
         var assignments: [any SQLExpression] = [SQLRaw("updated_at = ") + SQLBind(now)]
         func set(_ column: String, _ value: (any Encodable & Sendable)?) {
             if let value { assignments.append(SQLRaw("\(column) = ") + SQLBind(value)) }
@@ -98,7 +101,8 @@ extension SQLStore: LocationStore {
     }
 
     public func deleteLocation(objectId: String) async throws -> Bool {
-        try await writer.perform(WriteUnit([
+        guard objectId.isStorable else { return false }
+        return try await writer.perform(WriteUnit([
             SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id"),
         ]) { rows in
             rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])

@@ -51,12 +51,14 @@ extension SQLStore: AccountStore {
     }
 
     public func account(key: String) async throws -> Account? {
-        try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE key = \(bind: key)")
+        guard key.isStorable else { return nil }
+        return try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE key = \(bind: key)")
             .first().map(Self.account(from:))
     }
 
     public func account(email: String) async throws -> Account? {
-        try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE email = \(bind: email)")
+        guard email.isStorable else { return nil }
+        return try await reader.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE email = \(bind: email)")
             .first().map(Self.account(from:))
     }
 
@@ -73,7 +75,8 @@ extension SQLStore: AccountStore {
     /// Deletes the account's location explicitly (rather than by the foreign key's cascade) so that
     /// the deletion is announced like any other.
     public func deleteAccount(key: String) async throws -> Bool {
-        try await writer.perform(WriteUnit([
+        guard key.isStorable else { return false }
+        return try await writer.perform(WriteUnit([
             SQLQueryString("DELETE FROM student_locations WHERE owner_key = \(bind: key) RETURNING object_id"),
             SQLQueryString("DELETE FROM accounts WHERE key = \(bind: key) RETURNING key"),
         ]) { rows in
@@ -121,4 +124,10 @@ extension SQLStore: SessionStore {
     public func deleteExpiredSessions(now: Int64) async throws -> Int {
         try await writer.run(SQLQueryString("DELETE FROM sessions WHERE expires_at <= \(bind: now) RETURNING token_hash")).count
     }
+}
+
+extension String {
+    /// False for text no row can hold: a NUL character, which PostgreSQL refuses even in a lookup
+    /// and every write refuses. A lookup by such text finds nothing, on either engine, without asking.
+    var isStorable: Bool { !contains("\u{0}") }
 }

@@ -58,7 +58,8 @@ public struct TestDatabase: Sendable {
             // Small pools: a hundred tests run at once against one cluster.
             options.readers = 3
             options.writers = 2
-            return try await PostgresEngine.open(try PostgresAddress(location), options: options, logger: logger)
+            // Two hundred tests set up their schemas at once on two cores: give them time.
+            return try await PostgresEngine.open(try PostgresAddress(location), options: options, connectTimeout: .seconds(300), logger: logger)
         }
     }
 

@@ -48,8 +48,10 @@ struct TestServer {
             let database = try await fresh.open(readBudget: readBudget, logger: logger)
             do {
                 let listCache = LatestListCache()
+                // Limits count where the server would count them on this engine.
                 let router = try await buildRouter(
-                    configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache)
+                    configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache,
+                    limits: database.servesManyInstances ? .database(database.store) : .memory)
                 // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
                 // limits connections per TCP peer, as it does without --trust-proxy.
                 var edgeConfiguration = configuration
