@@ -22,6 +22,14 @@ public enum LocationJSON {
         return out
     }
 
+    /// One location as the list shows it (the live map's events carry it).
+    public static func object(_ location: StudentLocation) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(320)
+        append(location, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// One location, keys in sorted order.
     static func append(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #"{"createdAt":"#, to: &out)

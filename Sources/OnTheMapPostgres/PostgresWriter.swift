@@ -53,6 +53,12 @@ final class PostgresWriter: StoreWriter, Sendable {
                 results.append(rows.withLockedValue { $0 })
             }
             let outcome = try unit.interpret(results)
+            let events = LocationEventLog.statements(for: outcome.changes, at: WallClock.nowMillis())
+            if !events.isEmpty {
+                // Last in the transaction: the lock is held only through the commit.
+                try await sql.execute(sql: LocationEventLog.postgresOrderLock) { _ in }
+                for event in events { try await sql.execute(sql: event) { _ in } }
+            }
             if !outcome.changes.isEmpty {
                 try await sql.execute(sql: self.channel.notifyStatement) { _ in }
             }

@@ -46,11 +46,13 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
     func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result {
         let statements = try unit.statements.map { try SQLiteStatement($0, in: database) }
         let result = NIOLockedValueBox<Result?>(nil)
+        let events = SQLiteEventRecorder(database: database)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let write = PendingWrite(
                 apply: { db in
                     let rows = try statements.map { try $0.rows(in: db) as [any SQLRow] }
                     let outcome = try unit.interpret(rows)
+                    try events.record(outcome.changes, in: db)
                     result.withLockedValue { $0 = outcome.result }
                     return outcome.changes
                 },
@@ -181,6 +183,18 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         }
         for waiter in idle { waiter.resume() }
         return batch
+    }
+}
+
+/// Records a write's location events in its own savepoint: the event exists exactly when the
+/// change does.
+private struct SQLiteEventRecorder: Sendable {
+    let database: any SQLDatabase
+
+    func record(_ changes: [LocationChange.Kind], in db: Database) throws {
+        for event in LocationEventLog.statements(for: changes, at: WallClock.nowMillis()) {
+            _ = try SQLiteStatement(event, in: database).rows(in: db)
+        }
     }
 }
 

@@ -4,14 +4,16 @@ import OnTheMapModel
 import OnTheMapStore
 import ServiceLifecycle
 
-/// Once an hour, for as long as the server runs, deletes expired sessions and rate-limit events
-/// that no window counts any more, so the tables only hold live ones. With several instances on
+/// Once an hour, for as long as the server runs, deletes expired sessions, rate-limit events that
+/// no window counts any more and location events older than a day (a client away longer reloads
+/// its list rather than catching up), so the tables only hold live ones. With several instances on
 /// one database, the one holding the sweeper's lease does it.
 struct SessionSweeper: Service {
-    let store: any SessionStore & RateLimitStore & LeaseStore
+    let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore
     let rateEventLifetimeSeconds: Double
     let logger: Logger
     var period: Duration = .seconds(3600)
+    var locationEventLifetime: Duration = .seconds(86_400)
     /// This instance, as the lease's holder.
     let instance = UUID().uuidString
 
@@ -39,5 +41,6 @@ struct SessionSweeper: Service {
         let removed = try await store.deleteExpiredSessions(now: WallClock.nowMicros())
         if removed > 0 { logger.info("Removed \(removed) expired sessions") }
         _ = try await store.deleteRateEvents(before: now - Int64(rateEventLifetimeSeconds * 1000))
+        _ = try await store.deleteLocationEvents(before: now - locationEventLifetime.components.seconds * 1000)
     }
 }

@@ -19,8 +19,8 @@ struct SchemaDialect: Sendable {
     /// Text compared and ordered byte by byte, as SQLite does, so that both engines list in the
     /// same order whatever locale the PostgreSQL cluster was created with.
     var text: String { isPostgres ? "TEXT COLLATE \"C\"" : "TEXT" }
-    /// A key the database numbers itself, in order.
-    var generatedKey: String { isPostgres ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY" }
+    /// A key the database numbers itself, in order, never reusing a number (SQLite's AUTOINCREMENT).
+    var generatedKey: String { isPostgres ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT" }
 }
 
 /// The schema, oldest first. Never edit a released migration: add a new one.
@@ -124,6 +124,20 @@ enum Schema {
                 expires_at BIGINT NOT NULL
             )
             """,
+        ]},
+        // Every location change, written by the transaction that makes it, numbered in commit
+        // order: the live map streams them, and a client that reconnects asks for those it missed.
+        Migration(version: 4, name: "location events") { d in [
+            """
+            CREATE TABLE location_events (
+                id \(d.generatedKey),
+                kind \(d.text) NOT NULL,
+                object_id \(d.text) NOT NULL,
+                payload \(d.text),
+                at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX location_events_by_time ON location_events (at)",
         ]},
     ]
 
