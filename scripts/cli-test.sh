@@ -128,7 +128,23 @@ expires="$(jq -r .session.expiration <<<"$login")"
 anonymous="$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
     -d '{"uniqueKey": "1", "firstName": "A", "lastName": "B", "mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}')"
 [ "$anonymous" = "200" ] && pass "ONTHEMAP_WRITES=open lets an anonymous client post" || fail "anonymous post in open mode: $anonymous"
+# The live map: a post through HTTP and a deletion by the CLI (another process) reach an open
+# stream, and SIGTERM ends the stream rather than waiting for it.
+curl -sN --max-time 60 "http://127.0.0.1:$port/v1/StudentLocation/events" >"$work/stream.txt" & stream_pid=$!
+sleep 0.5
+token="$(jq -r .session.id <<<"$login")"
+curl -s -o /dev/null -X POST "http://127.0.0.1:$port/v1/StudentLocation" -H "Authorization: Bearer $token" \
+    -d '{"mapString": "Bergen", "mediaURL": "https://example.com", "latitude": 60.4, "longitude": 5.3}'
+"$binary" user remove --email e@example.com --database "$work/open.sqlite" >/dev/null 2>&1
+for _ in $(seq 1 50); do grep -q "event: deleted" "$work/stream.txt" && break; sleep 0.1; done
+grep -q '"mapString":"Bergen"' "$work/stream.txt" && grep -q "event: deleted" "$work/stream.txt" \
+    && pass "the live stream shows a post and a deletion made by the CLI" || fail "live stream" "$(cat "$work/stream.txt")"
+started="$(date +%s%N)"
 stop_last_server
+wait "$stream_pid"; stream_status=$?
+elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+[ "$stream_status" -eq 0 ] && [ "$elapsed_ms" -lt 5000 ] && pass "SIGTERM ends open live streams at once (${elapsed_ms} ms)" \
+    || fail "live stream at shutdown: curl exit $stream_status after ${elapsed_ms} ms"
 [ -s "$work/open.sqlite" ] && pass "the SQLite file is written" || fail "the SQLite file is written"
 
 # Crashes mid-write are tested by scripts/crash-test.sh.

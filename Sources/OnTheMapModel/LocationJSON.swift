@@ -30,6 +30,13 @@ public enum LocationJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` as a JSON string, escaped as the list escapes it.
+    public static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        append(string: text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// One location, keys in sorted order.
     static func append(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #"{"createdAt":"#, to: &out)

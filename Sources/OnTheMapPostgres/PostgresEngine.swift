@@ -84,9 +84,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         await engine.waitForPools()
         do {
             try await withTimeout(connectTimeout, address: address) {
-                if let schema = address.schema {
-                    try await engine.writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
-                }
+                if let schema = address.schema { try await engine.createSchema(schema) }
                 try await engine.store.migrate(logger: logger)
                 try await engine.warnIfCommitsAreNotDurable()
             }
@@ -95,6 +93,17 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             throw error
         }
         return engine
+    }
+
+    /// Creates the schema unless it exists. Two instances starting at once can both find it missing;
+    /// the one that loses the race is told the name is taken, which is as good as creating it.
+    private func createSchema(_ schema: String) async throws {
+        do {
+            try await writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+        } catch let error as PSQLError where [PostgresError.Code.uniqueViolation.raw, PostgresError.Code.duplicateSchema.raw]
+            .contains(error.serverInfo?[.sqlState]) {
+            return
+        }
     }
 
     /// An answered write must survive a crash of the database server; with `synchronous_commit`

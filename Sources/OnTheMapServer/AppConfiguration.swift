@@ -64,6 +64,8 @@ public struct AppConfiguration: Sendable {
     public var addressLoginFailureWindowSeconds = 60.0
     public var signUpWindowSeconds = 600.0
     public var openWritesWindowSeconds = 60.0
+    /// Live streams (`GET /v1/StudentLocation/events`): caps, heartbeat, catch-up.
+    public var live = LiveStreamSettings()
     /// The longest of the windows above: rate events older than this count for nothing.
     var longestRateWindowSeconds: Double {
         [loginThrottleWindowSeconds, geocodeRateWindowSeconds, addressLoginFailureWindowSeconds, signUpWindowSeconds, openWritesWindowSeconds].max()!

@@ -83,7 +83,11 @@ func buildRouter(
             "login-address", limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
         signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
-    store.changes.subscribe { _ in listCache.invalidate() }
+    let hub = LocationEventHub(store: store, logger: logger)
+    store.changes.subscribe { _ in
+        listCache.invalidate()
+        hub.poke()
+    }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
         maxSkip: configuration.maxSkip, cache: listCache, lanes: lanes ?? ReadLanes(configuration),
@@ -97,6 +101,11 @@ func buildRouter(
     router.add(middleware: ErrorMiddleware())
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
+    // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
+    LiveEventsController(
+        hub: hub, log: store, admission: LiveStreamAdmission(settings: configuration.live), settings: configuration.live,
+        trustForwardedFor: configuration.trustForwardedFor
+    ).addRoutes(to: router)
     SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies, crossSite: crossSite,
                       trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
     UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)

@@ -71,6 +71,16 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "count"))
     var loginFailureLimit: String?
 
+    @Option(name: .customLong("live-streams"), help: ArgumentHelp(
+        "Live map streams (GET /v1/StudentLocation/events) open at once on this instance; more are answered 503 (env ONTHEMAP_LIVE_STREAMS; default 10000).",
+        valueName: "count"))
+    var liveStreams: String?
+
+    @Option(name: .customLong("live-streams-per-address"), help: ArgumentHelp(
+        "Live map streams one client address may hold; more are answered 429 (env ONTHEMAP_LIVE_STREAMS_PER_ADDRESS; default 100).",
+        valueName: "count"))
+    var liveStreamsPerAddress: String?
+
     @Option(name: .customLong("geocoder-upstream"), help: ArgumentHelp(
         "A Nominatim-compatible search endpoint (…/search) asked first for street addresses; the offline geocoder answers when it fails or is slow (env ONTHEMAP_GEOCODER_UPSTREAM; default none).",
         valueName: "url"))
@@ -204,6 +214,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.loginFailuresPerAddressPerMinute = try Setting(flag: "--login-failure-limit", variable: "ONTHEMAP_LOGIN_FAILURE_LIMIT")
             .value(loginFailureLimit, default: configuration.loginFailuresPerAddressPerMinute, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+            }
+        configuration.live.maxStreams = try Setting(flag: "--live-streams", variable: "ONTHEMAP_LIVE_STREAMS")
+            .value(liveStreams, default: configuration.live.maxStreams, expected: "a whole number from 0 to 1000000") {
+                Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
+            }
+        configuration.live.maxStreamsPerAddress = try Setting(flag: "--live-streams-per-address", variable: "ONTHEMAP_LIVE_STREAMS_PER_ADDRESS")
+            .value(liveStreamsPerAddress, default: configuration.live.maxStreamsPerAddress, expected: "a whole number from 1 to 1000000") {
+                Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
             }
         let upstream = try Setting(flag: "--geocoder-upstream", variable: "ONTHEMAP_GEOCODER_UPSTREAM")
             .value(geocoderUpstream, default: "", expected: "an http or https URL such as https://nominatim.example.org/search") { text -> String? in

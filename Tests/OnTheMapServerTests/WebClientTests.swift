@@ -199,7 +199,7 @@ import Testing
             let paths = try #require(spec["paths"] as? [String: Any])
             for path in ["/v1/session", "/api/session", "/v1/users/{id}", "/api/users/{id}", "/v1/StudentLocation",
                          "/parse/classes/StudentLocation/{objectId}", "/1/classes/StudentLocation", "/v1/accounts", "/v1/me",
-                         "/v1/geocode", "/healthz", "/readyz"] {
+                         "/v1/geocode", "/healthz", "/readyz", "/v1/StudentLocation/events"] {
                 #expect(paths[path] != nil, "\(path) is described")
             }
             let page = try await server.send(.get, "/api.html")

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OnTheMapModel
+import OnTheMapStore
+import ServiceLifecycle
+
+/// `GET /v1/StudentLocation/events`: the live map, as Server-Sent Events. Each created, updated or
+/// deleted location is one event whose id is its place in the database's event log; a client that
+/// reconnects with `Last-Event-ID` gets what it missed, or a `reload` event when that is too old or
+/// too much. The stream opens with `ready` (the id the client is now at) and carries a `heartbeat`
+/// event when idle, so that proxies and the client see it alive.
+struct LiveEventsController: Sendable {
+    static let path = "/v1/StudentLocation/events"
+
+    let hub: LocationEventHub
+    let log: any LocationEventStore
+    let admission: LiveStreamAdmission
+    let settings: LiveStreamSettings
+    let trustForwardedFor: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource(RouterPath(Self.path), [(.get, stream)])
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let resumeAfter = try Self.lastEventID(of: request)
+        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        // Refused here with a proper answer; the place itself is taken by the body, which is the
+        // one part sure to end (a HEAD, or a client gone before the answer, never runs it).
+        try admission.check(address)
+        var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
+        // nginx passes the stream through as it comes rather than buffering it.
+        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
+            try await run(resumingAfter: resumeAfter, address: address, writer: &writer)
+        })
+    }
+
+    /// The stream's life: a place, a subscription, the opening, then events and heartbeats until
+    /// the client goes, the hub ends the stream (its buffer overflowed) or the server shuts down.
+    private func run(resumingAfter resumeAfter: Int64?, address: String, writer: inout any ResponseBodyWriter) async throws {
+        guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
+        defer { slot.close() }
+        let subscription = try await hub.subscribe()
+        defer { subscription.cancel() }
+        let opening = try await self.opening(resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+        let heartbeat = Task { [interval = settings.heartbeat] in
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                subscription.heartbeat()
+            }
+        }
+        defer { heartbeat.cancel() }
+        try await writer.write(ByteBuffer(string: opening.text))
+        var lastSent = opening.lastID
+        for await item in subscription.items.cancelOnGracefulShutdown() {
+            switch item {
+            case .heartbeat:
+                try await writer.write(ByteBuffer(string: ServerSentEvent.heartbeat))
+            case .event(let event) where event.id > lastSent:
+                try await writer.write(ByteBuffer(string: ServerSentEvent.frame(for: event)))
+                lastSent = event.id
+            case .event:
+                continue
+            }
+        }
+        try await writer.finish(nil)
+    }
+
+    /// What the stream starts with: the retry delay, the events the client missed (or `reload`),
+    /// then `ready` with the id the client is now at.
+    private func opening(resumingAfter resume: Int64?, publishedUpTo: Int64) async throws -> (text: String, lastID: Int64) {
+        var text = "retry: \(settings.retryMilliseconds)\n\n"
+        var lastID = publishedUpTo
+        if let resume {
+            if let missed = try await missedEvents(after: resume) {
+                for event in missed { text += ServerSentEvent.frame(for: event) }
+                // Read from the log, which may be ahead of this instance's hub for a moment: the
+                // live events skip what the opening has sent.
+                lastID = max(publishedUpTo, resume, missed.last?.id ?? 0)
+            } else {
+                text += ServerSentEvent.frame(name: "reload", id: publishedUpTo, data: #"{"reason":"too many or too old changes to replay"}"#)
+            }
+        }
+        text += ServerSentEvent.frame(name: "ready", id: lastID, data: #"{"lastEventId":\#(lastID)}"#)
+        return (text, lastID)
+    }
+
+    /// Every event committed after `resume`, or nil when the client must reload: they were pruned,
+    /// there are more than the catch-up limit, or the id is not from this log.
+    private func missedEvents(after resume: Int64) async throws -> [LocationEvent]? {
+        guard let range = try await log.locationEventRange() else { return resume == 0 ? [] : nil }
+        guard resume >= range.lowerBound - 1, resume <= range.upperBound else { return nil }
+        let events = try await log.locationEvents(after: resume, limit: settings.catchUpLimit + 1)
+        return events.count > settings.catchUpLimit ? nil : events
+    }
+
+    /// `Last-Event-ID` (what an EventSource sends when it reconnects), or `lastEventId` in the
+    /// query for a client that opens a new EventSource after sleeping.
+    static func lastEventID(of request: Request) throws -> Int64? {
+        let text = request.headers[HTTPField.Name("Last-Event-ID")!]
+            ?? QueryString.parse(request.uri.query).first { $0.name == "lastEventId" }?.value
+        guard let text, !text.isEmpty else { return nil }
+        guard let id = Int64(text), id >= 0 else {
+            throw APIError.invalidQuery("Last-Event-ID must be an event id from this stream (a whole number).", parameter: "lastEventId")
+        }
+        return id
+    }
+}
+
+/// The text of Server-Sent Events.
+enum ServerSentEvent {
+    /// An event, not a comment, so that a client can notice a stream gone silent (a dead network
+    /// after sleep) and reconnect; with no id, it leaves the client's last event id alone.
+    static let heartbeat = "event: heartbeat\ndata: {}\n\n"
+
+    static func frame(name: String, id: Int64, data: String) -> String {
+        "id: \(id)\nevent: \(name)\ndata: \(data)\n\n"
+    }
+
+    /// A location event: the location as the list shows it, or its objectId when deleted.
+    static func frame(for event: LocationEvent) -> String {
+        let data = event.payload ?? #"{"objectId":\#(LocationJSON.quoted(event.objectId))}"#
+        return frame(name: event.kind.rawValue, id: event.id, data: data)
+    }
+}
