@@ -62,12 +62,17 @@ class MapAndList(BrowserTest):
         self.screenshot("list")
         self.opens_in_new_window(grace.find_element(By.TAG_NAME, "a"), self.grace_link)
 
-    def test_04_refresh_shows_a_post_made_meanwhile(self):
+    def test_04_a_post_made_meanwhile_arrives_live_and_refresh_still_works(self):
+        self.wait.until(lambda d: "live" in d.find_element(By.ID, "status").text)
         newcomer = self.server.sign_up("Mary", "Jackson", "mary@example.com")
         self.server.post_location(newcomer, "Cape Town", "https://example.net/mary", -33.92, 18.42)
-        self.assertNotIn("Mary Jackson", self.by_id("post-list").text)
-        self.by_id("refresh-button").click()
         self.wait.until(lambda d: "Mary Jackson" in d.find_element(By.ID, "post-list").text)
+        first = self.driver.find_element(By.CSS_SELECTOR, "#post-list .post-row")
+        self.assertEqual(first.find_element(By.CSS_SELECTOR, ".row-name").text, "Mary JacksonNew")
+        self.assertIn("fresh", first.get_attribute("class"))
+        self.assertIn("1 new just now", self.by_id("status").text)
+        self.by_id("refresh-button").click()
+        self.wait.until(lambda d: "live" in d.find_element(By.ID, "status").text and d.find_element(By.ID, "refresh-button").get_attribute("aria-busy") != "true")
         first = self.driver.find_element(By.CSS_SELECTOR, "#post-list .post-row .row-name")
         self.assertEqual(first.text, "Mary Jackson")
         self.by_id("tab-map").click()

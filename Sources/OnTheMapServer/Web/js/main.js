@@ -3,12 +3,17 @@
 import { latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { setUpAuthScreens } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
+import { mergeChanges } from './live-merge.js';
+import { LiveUpdates } from './live-updates.js';
 import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
 import { renderPostList } from './post-list.js';
 
 const byId = (id) => document.getElementById(id);
-const state = { me: null, latest: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0 };
+const state = {
+  me: null, latest: [], shown: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0,
+  live: null, liveState: null, syncedAt: null, offline: false,
+};
 const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen'];
 
 function showScreen(id) {
@@ -39,6 +44,7 @@ function clockTime(date) {
 /** Back to the login screen, saying why when a session ran out. */
 function loggedOut(reason = '') {
   state.me = null;
+  stopLive();
   showMessage(byId('login-error'), reason);
   if (location.hash === '#/login') route();
   else location.replace('#/login');
@@ -50,16 +56,32 @@ function failed(failure, retry) {
   else setStatus(failure.message, { error: true, retry });
 }
 
+/** The status line's summary: how many posts, and how current they are. */
+function summary({ arrived = 0 } = {}) {
+  const count = state.shown.length;
+  if (count === 0) return 'No posts yet. Be the first: choose “Post my location”.';
+  const posts = `Showing ${count.toLocaleString('en')} post${count === 1 ? '' : 's'}`;
+  if (state.liveState === 'live') {
+    return `${posts} · live${arrived > 0 ? ` · ${arrived} new just now` : ''}`;
+  }
+  const reconnecting = state.liveState === 'reconnecting' ? ' · reconnecting for live updates…' : '';
+  return `${posts} · updated ${clockTime(state.syncedAt || new Date())}${reconnecting}`;
+}
+
 /**
  * Downloads the caller, the latest posts and the pins chosen; redraws the map and list. When a
- * newer load starts (Refresh pressed twice, Show changed) the older one's answer is dropped.
+ * newer load starts (Refresh pressed twice, Show changed) the older one's answer is dropped. A
+ * `quiet` load (the live stream asked for it) keeps the status line and the Refresh button as
+ * they are.
  */
-async function load({ keepView = false } = {}) {
+async function load({ keepView = false, quiet = false } = {}) {
   const generation = ++state.loads;
   const button = byId('refresh-button');
-  setBusy(button, true);
-  setStatus('Loading the latest posts…');
-  byId('map').dataset.ready = 'false';
+  if (!quiet) {
+    setBusy(button, true);
+    setStatus('Loading the latest posts…');
+    byId('map').dataset.ready = 'false';
+  }
   try {
     trackOfflineCopies();
     performance.mark('pins-requested');
@@ -71,27 +93,96 @@ async function load({ keepView = false } = {}) {
     state.me = caller;
     state.latest = latest;
     const mine = caller.location && caller.location.objectId;
-    const shown = pins || latest;
+    const shown = pins || [...latest];
     // Your own pin is always on the map, even when it is older than the posts shown.
     if (caller.location && !shown.some((item) => item.objectId === mine)) shown.push(caller.location);
+    state.shown = shown;
     renderPostList(byId('post-list'), byId('list-empty'), latest, mine);
-    await state.pinMap.show(shown, mine, { keepView });
+    await state.pinMap.show(shown, mine, { keepView: keepView || quiet });
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     performance.mark('pins-ready');
     byId('map').dataset.pins = String(shown.length);
     byId('map').dataset.ready = 'true';
     const savedAt = offlineCopySavedAt();
+    state.offline = Boolean(savedAt);
     if (savedAt) {
       setStatus(`You’re offline: showing the posts saved ${clockTime(savedAt)}.`, { error: true, retry: () => load({ keepView: true }) });
     } else {
-      setStatus(shown.length === 0 ? 'No posts yet. Be the first: choose “Post my location”.'
-        : `Showing ${shown.length.toLocaleString('en')} post${shown.length === 1 ? '' : 's'} · updated ${clockTime(new Date())}`);
+      state.syncedAt = new Date();
+      if (!quiet || byId('status').classList.contains('error')) setStatus(summary());
     }
   } catch (failure) {
-    if (generation === state.loads) failed(failure, () => load());
+    if (generation === state.loads && !quiet) failed(failure, () => load());
   } finally {
-    if (generation === state.loads) setBusy(button, false);
+    if (generation === state.loads && !quiet) setBusy(button, false);
   }
+}
+
+/** How many pins the map shows for the Show choice (the caller's own always extra). */
+function pinLimit() {
+  return state.pinCount === 'all' ? Infinity : Number(state.pinCount);
+}
+
+/**
+ * A batch of live changes: folded into the list and the map without a reload, new ones marked,
+ * and one polite announcement of how many arrived (the status line is the page's one live region).
+ */
+function applyLiveChanges(changes) {
+  if (!state.me || !state.pinMap) return;
+  const mine = state.me.location && state.me.location.objectId;
+  for (const change of changes) {
+    if (change.objectId !== mine) continue;
+    state.me.location = change.kind === 'deleted' ? null : change.location;
+  }
+  const list = mergeChanges(state.latest, changes, { limit: 100 });
+  state.latest = list.posts;
+  const pins = mergeChanges(state.shown, changes, { limit: pinLimit(), keep: mine });
+  state.shown = pins.posts;
+  const fresh = new Set(changes.filter((change) => change.kind !== 'deleted').map((change) => change.objectId));
+  for (const objectId of pins.removed) state.pinMap.remove(objectId);
+  const shownIds = new Set(pins.posts.map((post) => post.objectId));
+  for (const change of changes) {
+    if (change.kind !== 'deleted' && shownIds.has(change.objectId)) state.pinMap.put(change.location, { fresh: change.objectId !== mine });
+  }
+  byId('map').dataset.pins = String(state.shown.length);
+  renderPostList(byId('post-list'), byId('list-empty'), state.latest, state.me.location && state.me.location.objectId, { fresh });
+  state.syncedAt = new Date();
+  const arrived = changes.filter((change) => change.kind !== 'deleted' && change.objectId !== mine).length;
+  if (!state.offline) setStatus(summary({ arrived }));
+}
+
+/** The live stream's state shows in the status line ("live", or when the posts were last current). */
+function liveStateChanged(liveState) {
+  if (liveState === 'reconnecting' && state.liveState === 'live') state.syncedAt = new Date();
+  state.liveState = liveState;
+  if (state.pinMap && !state.offline && !byId('status').classList.contains('error') && !isBusy(byId('refresh-button'))) setStatus(summary());
+  // Back after a gap with a newer offline copy or none: make sure the list is current.
+  if (liveState === 'live' && state.offline) load({ keepView: true, quiet: true });
+}
+
+/** Starts the live stream once per login; the first `ready` reloads quietly, closing any gap
+ * between the first list and the stream's start. */
+function startLive() {
+  if (state.live) return;
+  let first = true;
+  state.live = new LiveUpdates({
+    onChanges: applyLiveChanges,
+    onReload: () => load({ keepView: true, quiet: true }),
+    onState: (liveState) => {
+      liveStateChanged(liveState);
+      if (liveState === 'live' && first) {
+        first = false;
+        if (state.pinMap) load({ keepView: true, quiet: true });
+      }
+    },
+  });
+  state.live.start();
+}
+
+function stopLive() {
+  if (state.live) state.live.stop();
+  state.live = null;
+  state.liveState = null;
 }
 
 /** Shows the screen the hash names, sending logged-out visitors to login. */
@@ -121,6 +212,7 @@ async function showTab(tab) {
     await state.pinMap.open();
     await load();
   }
+  startLive();
   if (tab === 'map') state.pinMap.resize();
 }
 

@@ -5,6 +5,7 @@ import { displayName, popupContent } from './people.js';
 
 const L = window.L;
 const pinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
+const freshPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin fresh"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
 const myPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
 const popupOptions = { className: 'pin-popup', autoPanPadding: [24, 24], maxWidth: 280, minWidth: 160 };
 
@@ -40,6 +41,7 @@ export class PinMap {
     this.markers = new Map();
     this.clusters = null;
     this.mine = null;
+    this.myObjectId = null;
     this.fitWhenShown = false;
   }
 
@@ -56,6 +58,7 @@ export class PinMap {
     this.clusters.on('click', (event) => this.openPopup(event.layer));
     this.clusters.on('keypress', (event) => { if (isActivation(event)) this.openPopup(event.layer); });
     this.map.addLayer(this.clusters);
+    this.map.on('popupclose', () => { this.popupFor = null; });
     this.fitControl().addTo(this.map);
   }
 
@@ -69,27 +72,13 @@ export class PinMap {
     if (this.mine) this.mine.remove();
     this.markers.clear();
     this.mine = null;
+    this.myObjectId = myObjectId;
     const clustered = [];
     for (const location of locations) {
-      if (!Number.isFinite(location.latitude) || !Number.isFinite(location.longitude)) continue;
-      const isMine = location.objectId === myObjectId;
-      const marker = L.marker([location.latitude, location.longitude], {
-        icon: isMine ? myPinIcon : pinIcon,
-        title: `${displayName(location)}${isMine ? ' (you)' : ''}, ${location.mapString || ''}`.replace(/, $/, ''),
-        keyboard: true,
-        zIndexOffset: isMine ? 1000 : 0,
-      });
-      marker.location = location;
-      marker.isMine = isMine;
-      marker.on('add', labelMarker);
-      this.markers.set(location.objectId, marker);
-      if (isMine) {
-        this.mine = marker;
-        marker.on('click', () => this.openPopup(marker));
-        marker.on('keypress', (event) => { if (isActivation(event)) this.openPopup(marker); });
-      } else {
-        clustered.push(marker);
-      }
+      const marker = this.makeMarker(location);
+      if (!marker) continue;
+      if (marker.isMine) this.mine = marker;
+      else clustered.push(marker);
     }
     if (this.mine) this.mine.addTo(this.map);
     const done = new Promise((resolve) => {
@@ -101,6 +90,56 @@ export class PinMap {
     if (this.map.getSize().x === 0) this.fitWhenShown = !keepView || this.fitWhenShown;
     else if (!keepView) this.fitToPins({ animate: false });
     return done;
+  }
+
+  /**
+   * A live change: puts the post's pin on the map, replacing its old one (a moved pin moves),
+   * marked as new for a few seconds when `fresh`. The view stays where the reader left it.
+   */
+  put(location, { fresh = false } = {}) {
+    const popupWasOpen = this.popupFor === location.objectId;
+    this.remove(location.objectId);
+    const marker = this.makeMarker(location, fresh);
+    if (!marker) return;
+    if (marker.isMine) {
+      this.mine = marker;
+      marker.addTo(this.map);
+    } else {
+      this.clusters.addLayer(marker);
+    }
+    // A reader looking at this post's popup keeps it, with the new details.
+    if (popupWasOpen) this.openPopup(marker);
+    if (fresh && !marker.isMine) setTimeout(() => { if (this.markers.get(location.objectId) === marker) marker.setIcon(pinIcon); }, 8000);
+  }
+
+  /** A live deletion: the pin goes (and its popup, if open). */
+  remove(objectId) {
+    const marker = this.markers.get(objectId);
+    if (!marker) return;
+    if (this.popupFor === objectId) this.map.closePopup();
+    if (marker === this.mine) { marker.remove(); this.mine = null; } else this.clusters.removeLayer(marker);
+    this.markers.delete(objectId);
+  }
+
+  /** A marker for a post, or null when its coordinates are unusable. */
+  makeMarker(location, fresh = false) {
+    if (!Number.isFinite(location.latitude) || !Number.isFinite(location.longitude)) return null;
+    const isMine = location.objectId === this.myObjectId;
+    const marker = L.marker([location.latitude, location.longitude], {
+      icon: isMine ? myPinIcon : fresh ? freshPinIcon : pinIcon,
+      title: `${displayName(location)}${isMine ? ' (you)' : ''}, ${location.mapString || ''}`.replace(/, $/, ''),
+      keyboard: true,
+      zIndexOffset: isMine ? 1000 : 0,
+    });
+    marker.location = location;
+    marker.isMine = isMine;
+    marker.on('add', labelMarker);
+    this.markers.set(location.objectId, marker);
+    if (isMine) {
+      marker.on('click', () => this.openPopup(marker));
+      marker.on('keypress', (event) => { if (isActivation(event)) this.openPopup(marker); });
+    }
+    return marker;
   }
 
   /** A button under the zoom buttons that frames every pin again. */
@@ -149,6 +188,8 @@ export class PinMap {
       .setLatLng(marker.getLatLng())
       .setContent(popupContent(marker.location, marker.isMine))
       .openOn(this.map);
+    // After openOn, whose closing of the previous popup clears it.
+    this.popupFor = marker.location.objectId;
   }
 
   /** Leaflet needs this after its container was hidden or resized. */

@@ -5,21 +5,26 @@ import { linkHost, safeHref } from './links.js';
 import { displayName, newTabLink } from './people.js';
 import { timeAgo } from './time.js';
 
-/** Renders `locations` (already newest first) into `listNode`; shows `emptyNode` when none. */
-export function renderPostList(listNode, emptyNode, locations, myObjectId, now = Date.now()) {
+/**
+ * Renders `locations` (already newest first) into `listNode`; shows `emptyNode` when none. Rows
+ * whose objectId is in `fresh` (just arrived live) are marked as new.
+ */
+export function renderPostList(listNode, emptyNode, locations, myObjectId, { now = Date.now(), fresh = new Set() } = {}) {
   const rows = locations.map((location) => {
     const href = safeHref(location.mediaURL);
     const host = linkHost(location.mediaURL);
     const isMine = location.objectId === myObjectId;
     const when = location.updatedAt || location.createdAt;
+    const isFresh = fresh.has(location.objectId);
     const content = [
-      el('span', { class: 'row-name' }, displayName(location), isMine ? ' (you)' : null),
+      el('span', { class: 'row-name' }, displayName(location), isMine ? ' (you)' : null, isFresh ? el('span', { class: 'row-new' }, 'New') : null),
       el('time', { class: 'row-when', datetime: when }, timeAgo(when, now)),
       el('span', { class: 'row-where' }, location.mapString || ''),
       el('span', { class: href ? 'row-host' : 'row-host unsafe' }, host || (location.mediaURL ? 'Link can’t be opened' : 'No link')),
     ];
     const body = href ? el('a', newTabLink(href), content) : el('div', {}, content);
-    return el('li', { class: isMine ? 'post-row mine' : 'post-row', 'data-object-id': location.objectId }, body);
+    const classes = ['post-row', isMine ? 'mine' : null, isFresh ? 'fresh' : null].filter(Boolean).join(' ');
+    return el('li', { class: classes, 'data-object-id': location.objectId }, body);
   });
   listNode.replaceChildren(...rows);
   emptyNode.hidden = locations.length > 0;
