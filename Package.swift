@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The embedded engine: a SQLite file through GRDB (one writer with group commit, a pool of

@@ -42,11 +42,16 @@ struct DatabaseOptions: ParsableArguments {
     func location() throws -> Location {
         let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")
         let text = try setting.value(database, default: "./onthemap.sqlite", expected: "a file path or a postgres:// URL") { $0.isEmpty ? nil : $0 }
+        return try Self.location(text, source: setting.raw(database)?.source ?? "--database")
+    }
+
+    /// A SQLite path or a PostgreSQL URL; a bad URL names `source` (the flag or variable).
+    static func location(_ text: String, source: String) throws -> Location {
         guard PostgresAddress.isAddress(text) else { return .sqlite(path: text) }
         do {
             return .postgres(try PostgresAddress(text))
         } catch {
-            throw ValidationError("\(setting.raw(database)?.source ?? "--database"): \(error.description).")
+            throw ValidationError("\(source): \(error.description).")
         }
     }
 
@@ -59,8 +64,13 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database the settings name and brings its schema up to date; a failure is one line.
     func open(logger: Logger) async throws -> any DatabaseEngine {
+        try await open(try location(), logger: logger)
+    }
+
+    /// Opens `location` with these options.
+    func open(_ location: Location, logger: Logger) async throws -> any DatabaseEngine {
         do {
-            switch try location() {
+            switch location {
             case .sqlite(let path):
                 return try await SQLiteDatabaseFile.open(path: path, options: try sqliteOptions(), logger: logger)
             case .postgres(let address):

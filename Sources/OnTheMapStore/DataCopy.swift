@@ -1,0 +1,163 @@
+import Crypto
+import OnTheMapModel
+import SQLKit
+
+/// Copies what a database holds (accounts, sessions, locations) into another, of either engine,
+/// and proves the copy: the same number of rows and the same SHA-256 over every value of every
+/// row, read back from both. The event log, rate limits and leases are per deployment and are not
+/// copied; a live client of the new database reloads its list once.
+public enum DataCopy {
+    /// What was copied, per table, with the checksum both sides agree on.
+    public struct TableReport: Sendable, Equatable {
+        public let table: String
+        public let rows: Int
+        public let checksum: String
+    }
+
+    public enum Failure: Error, CustomStringConvertible, Equatable {
+        /// The target holds rows and `replace` was not asked for.
+        case targetNotEmpty(counts: [String: Int])
+        /// The copy does not read back the same (the source changed meanwhile, say).
+        case mismatch(table: String, source: String, target: String)
+
+        public var description: String {
+            switch self {
+            case .targetNotEmpty(let counts):
+                let held = counts.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                return "the target is not empty (\(held)); pass --replace to empty it first"
+            case .mismatch(let table, let source, let target):
+                return "\(table) differs after copying (source \(source), target \(target)); was the source being written to?"
+            }
+        }
+    }
+
+    /// The tables in an order that satisfies their foreign keys, each with its columns, key first.
+    static let tables: [(name: String, columns: [(name: String, kind: ColumnKind)])] = [
+        ("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
+                      ("is_admin", .bool), ("created_at", .integer)]),
+        ("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
+        ("student_locations", SQLStore.LocationColumn.allCases.map { column in
+            let kind: ColumnKind = switch column {
+            case .ownerKey: .optionalText
+            case .latitude, .longitude: .double
+            case .createdAt, .updatedAt: .integer
+            default: .text
+            }
+            return (column.name, kind)
+        }),
+    ]
+
+    enum ColumnKind { case text, optionalText, integer, double, bool }
+
+    /// Copies `source` into `target`, page by page in key order, then checks both read back alike.
+    /// With `replace`, the target's accounts (and with them their sessions and locations) and any
+    /// anonymous locations are deleted first, in one transaction; otherwise a non-empty target is refused.
+    public static func run(from source: SQLStore, to target: SQLStore, replace: Bool, pageSize: Int = 1000) async throws -> [TableReport] {
+        let held = try await counts(in: target)
+        if held.values.contains(where: { $0 > 0 }) {
+            guard replace else { throw Failure.targetNotEmpty(counts: held) }
+            try await target.writer.perform(WriteUnit(tables.reversed().map { SQLQueryString("DELETE FROM \(unsafeRaw: $0.name)") }) { _ in ((), []) })
+        }
+        for table in tables {
+            var after: String?
+            while true {
+                let page = try await rows(of: table, in: source, after: after, limit: pageSize)
+                guard let last = page.last else { break }
+                try await insert(page, into: table, in: target)
+                after = try last.first.flatMap { value -> String? in if case .text(let key) = value { return key }; return nil }
+                if page.count < pageSize { break }
+            }
+        }
+        var reports: [TableReport] = []
+        for table in tables {
+            let (sourceRows, sourceSum) = try await checksum(of: table, in: source, pageSize: pageSize)
+            let (targetRows, targetSum) = try await checksum(of: table, in: target, pageSize: pageSize)
+            guard sourceRows == targetRows, sourceSum == targetSum else {
+                throw Failure.mismatch(table: table.name, source: "\(sourceRows) rows, \(sourceSum.prefix(12))", target: "\(targetRows) rows, \(targetSum.prefix(12))")
+            }
+            reports.append(TableReport(table: table.name, rows: sourceRows, checksum: sourceSum))
+        }
+        return reports
+    }
+
+    /// Rows per table.
+    public static func counts(in store: SQLStore) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for table in tables {
+            counts[table.name] = try await store.reader.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table.name)").first()?
+                .decode(column: "n", as: Int.self) ?? 0
+        }
+        return counts
+    }
+
+    /// One value of a row, as both engines store it.
+    enum Value: Sendable, Equatable {
+        case text(String), null, integer(Int64), double(Double), bool(Bool)
+
+        var bind: any Encodable & Sendable {
+            switch self {
+            case .text(let text): text
+            case .null: String?.none
+            case .integer(let number): number
+            case .double(let number): number
+            case .bool(let flag): flag
+            }
+        }
+
+        /// Exact and unambiguous: a double by its bits, every value tagged with its kind.
+        var canonical: String {
+            switch self {
+            case .text(let text): "t\(text.utf8.count):\(text)"
+            case .null: "n"
+            case .integer(let number): "i\(number)"
+            case .double(let number): "d\(String(number.bitPattern, radix: 16))"
+            case .bool(let flag): flag ? "b1" : "b0"
+            }
+        }
+    }
+
+    private static func rows(
+        of table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore, after key: String?, limit: Int
+    ) async throws -> [[Value]] {
+        let columns = table.columns.map(\.name).joined(separator: ", ")
+        let keyColumn = table.columns[0].name
+        let condition: SQLQueryString = key.map { "WHERE \(unsafeRaw: keyColumn) > \(bind: $0)" } ?? ""
+        let query: SQLQueryString = "SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: table.name) \(condition) ORDER BY \(unsafeRaw: keyColumn) LIMIT \(bind: limit)"
+        return try await store.reader.raw(query).all().map { row in
+            try table.columns.map { column -> Value in
+                switch column.kind {
+                case .text: .text(try row.decode(column: column.name, as: String.self))
+                case .optionalText: try row.decodeNil(column: column.name) ? .null : .text(try row.decode(column: column.name, as: String.self))
+                case .integer: .integer(try row.decode(column: column.name, as: Int64.self))
+                case .double: .double(try row.decode(column: column.name, as: Double.self))
+                case .bool: .bool(try row.decode(column: column.name, as: Bool.self))
+                }
+            }
+        }
+    }
+
+    private static func insert(_ rows: [[Value]], into table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore) async throws {
+        let columns = table.columns.map(\.name).joined(separator: ", ")
+        let values = SQLList(rows.map { row in SQLGroupExpression(row.map { SQLBind($0.bind) }) })
+        let statement = SQLList([SQLRaw("INSERT INTO \(table.name) (\(columns)) VALUES "), values], separator: SQLRaw(""))
+        try await store.writer.perform(WriteUnit([statement]) { _ in ((), []) })
+    }
+
+    private static func checksum(
+        of table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore, pageSize: Int
+    ) async throws -> (rows: Int, sha256: String) {
+        var hash = SHA256()
+        var count = 0
+        var after: String?
+        while true {
+            let page = try await rows(of: table, in: store, after: after, limit: pageSize)
+            for row in page {
+                hash.update(data: Array((row.map(\.canonical).joined(separator: "\u{1f}") + "\u{1e}").utf8))
+            }
+            count += page.count
+            guard let last = page.last, case .text(let key)? = last.first, page.count == pageSize else { break }
+            after = key
+        }
+        return (count, Identifiers.hex(hash.finalize()))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import OnTheMapModel
+@testable import OnTheMapSQLite
+@testable import OnTheMapStore
+import OnTheMapTestSupport
+import SQLKit
+import Testing
+
+/// Issue 11: `copy-data` moves accounts, sessions and locations between engines and proves it.
+/// SQLite → the engine under test → SQLite gives back the same rows (on the PostgreSQL run, a
+/// real round trip through PostgreSQL).
+@Suite struct DataCopyTests {
+    /// A source with what is hard to carry: an admin, an anonymous legacy pin, text that needs
+    /// quoting or is outside ASCII, coordinates with no short decimal form.
+    func seededSource(at path: String) async throws -> SQLiteDatabaseFile {
+        var options = SQLiteDatabaseFile.Options()
+        options.readBudget = .seconds(600)
+        let source = try await SQLiteDatabaseFile.open(path: path, options: options, logger: .quiet)
+        let store = source.store
+        let admin = try await store.createAccount(email: "root@example.com", firstName: "Root", lastName: "O'Admin", passwordHash: "h1", isAdmin: true)
+        let zoë = try await store.createAccount(email: "zoe@example.com", firstName: "Zoë", lastName: "Ψ \"quoted\"", passwordHash: "h2", isAdmin: false)
+        try await store.insertSession(SessionRecord(tokenHash: "t1", accountKey: zoë.key, createdAt: 1, expiresAt: 9_999_999_999_999_999))
+        try await store.insertSession(SessionRecord(tokenHash: "t2", accountKey: admin.key, createdAt: 2, expiresAt: 3))
+        _ = try await store.saveLocation(
+            CompleteLocationFields(uniqueKey: zoë.key, firstName: "Zoë", lastName: "Ψ", mapString: "Zürich\nline two",
+                                   mediaURL: "https://example.org/ü", latitude: 0.1 + 0.2, longitude: -1e-7),
+            ownerKey: zoë.key, now: 1_700_000_000_001)
+        _ = try await store.saveLocation(
+            CompleteLocationFields(uniqueKey: "legacy", firstName: "", lastName: "", mapString: "Honolulu",
+                                   mediaURL: "javascript:alert(1)", latitude: 21.31, longitude: -157.86),
+            ownerKey: nil, now: 1_000_000_000_000)
+        return source
+    }
+
+    @Test func aRoundTripThroughTheEngineUnderTestGivesBackTheSameRows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try await seededSource(at: directory.appendingPathComponent("source.sqlite").path)
+        var back = SQLiteDatabaseFile.Options()
+        back.readBudget = .seconds(600)
+        let returned = try await SQLiteDatabaseFile.open(path: directory.appendingPathComponent("back.sqlite").path, options: back, logger: .quiet)
+        try await TestDatabase.withFresh { temporary in
+            let middle = try await temporary.open()
+            let there = try await DataCopy.run(from: source.store, to: middle.store, replace: false, pageSize: 2)
+            let home = try await DataCopy.run(from: middle.store, to: returned.store, replace: false, pageSize: 2)
+            #expect(there.map(\.rows) == [2, 2, 2])
+            #expect(there == home)
+            // Read through the store, not only the checksum: every field, and the kept count.
+            let all = LocationQuery(limit: 100, order: [SortKey(.objectId, descending: false)], includeCount: true)
+            #expect(try await returned.store.locations(all) == source.store.locations(all))
+            #expect(try await middle.store.locations(all) == source.store.locations(all))
+            #expect(try await returned.store.allAccounts() == source.store.allAccounts())
+            #expect(try await middle.store.account(email: "root@example.com")?.isAdmin == true)
+            #expect(try await middle.store.session(tokenHash: "t1", now: 10) != nil)
+            try await middle.close()
+        }
+        try await source.close()
+        try await returned.close()
+    }
+
+    @Test func aTargetThatHoldsDataIsRefusedUnlessReplaced() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try await seededSource(at: directory.appendingPathComponent("source.sqlite").path)
+        try await TestDatabase.withFresh { temporary in
+            let target = try await temporary.open()
+            let stranger = try await target.store.newAccount("Stranger")
+            try await target.store.pin(stranger, at: "Elsewhere")
+            await #expect(throws: DataCopy.Failure.targetNotEmpty(counts: ["accounts": 1, "sessions": 0, "student_locations": 1])) {
+                try await DataCopy.run(from: source.store, to: target.store, replace: false)
+            }
+            #expect(try await target.store.account(key: stranger.key) != nil, "a refused copy changes nothing")
+            let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
+            #expect(reports.map(\.rows) == [2, 2, 2])
+            #expect(try await target.store.account(key: stranger.key) == nil)
+            try await target.close()
+        }
+        try await source.close()
+    }
+}
