@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test edge-test api-fuzz browser-test postgres-check screenshots clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,7 +16,7 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test edge-test api-fuzz browser-test
+test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test edge-test api-fuzz browser-test cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test:
@@ -29,6 +29,11 @@ cli-test:
 # The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops.
 postgres-check:
 	scripts/postgres-test.sh check
+
+# Three instances on one throwaway PostgreSQL behind nginx (deploy/nginx's proxy settings): accounts,
+# posts, limits and the live stream across instances, and a kill -9 under write load.
+cluster-test:
+	scripts/cluster-test.sh .build/debug/onthemap
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
 edge-test:
