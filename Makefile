@@ -60,7 +60,7 @@ screenshots: build-debug browser-test
 	    cp .build/screenshots/$$size-$$screen.png docs/screenshots/; done; done
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
-bench: deps-bench build
+bench: deps-bench deps-test build
 	swift build -c release --product geocode-bench
 	swift build -c release --product edge-reference
 	scripts/bench.sh

@@ -115,27 +115,8 @@ strace -f --seccomp-bpf -e trace=fsync,fdatasync -c -o "$work/strace.txt" \
 pids+=("$!")
 for _ in $(seq 1 200); do [ -n "$(listening_port)" ] && break; sleep 0.05; done
 base="http://127.0.0.1:$(listening_port)"
-signups=()
-for n in $(seq 1 32); do
-    curl -s -X POST "$base/v1/accounts" -o "$work/signup$n.json" \
-        -d "{\"email\": \"w$n@example.com\", \"password\": \"password-$n\", \"firstName\": \"W\", \"lastName\": \"$n\"}" &
-    signups+=("$!")
-done
-wait "${signups[@]}"
-tokens=()
-for n in $(seq 1 32); do tokens+=("$(jq -r .session.id "$work/signup$n.json")"); done
-{
-    echo "local tokens = {"; printf '"%s",\n' "${tokens[@]}"; echo "}"
-    cat <<'LUA'
-local counter = 0
-request = function()
-    counter = counter + 1
-    local token = tokens[(counter % #tokens) + 1]
-    local body = '{"mapString": "Write ' .. counter .. '", "mediaURL": "https://example.com/' .. counter .. '", "latitude": 1, "longitude": 2}'
-    return wrk.format("POST", "/v1/StudentLocation", {["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json"}, body)
-end
-LUA
-} >"$work/writers.lua"
+mapfile -t tokens < <(sign_up_writers "$base" 32 "$work")
+writers_lua "$work/writers.lua" "${tokens[@]}"
 write_out="$(wrk -t2 -c32 -d"$((seconds * 2))s" -s "$work/writers.lua" "$base")"
 write_rps="$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$write_out")"
 write_refused="$(awk '/Non-2xx/ {print $5}' <<<"$write_out")"

@@ -35,3 +35,33 @@ SELECT printf('b%09d', (i * 7919) % $3), NULL, CAST(1000000000 + i AS TEXT), 'Fi
 FROM n;
 SQL
 }
+
+# sign_up_writers BASE COUNT DIR: COUNT accounts signed up at once on BASE; prints their session tokens.
+sign_up_writers() {
+    local base="$1" count="$2" dir="$3" n pids=()
+    for n in $(seq 1 "$count"); do
+        curl -s -X POST "$base/v1/accounts" -o "$dir/signup$n.json" \
+            -d "{\"email\": \"w$n-$RANDOM@example.com\", \"password\": \"password-$n\", \"firstName\": \"W\", \"lastName\": \"$n\"}" &
+        pids+=("$!")
+    done
+    wait "${pids[@]}"
+    for n in $(seq 1 "$count"); do jq -r .session.id "$dir/signup$n.json"; done
+}
+
+# writers_lua OUT TOKEN...: a wrk script in which each request posts a location as the next token's
+# student (overwriting their pin), by bearer token.
+writers_lua() {
+    local out="$1"; shift
+    {
+        echo "local tokens = {"; printf '"%s",\n' "$@"; echo "}"
+        cat <<'LUA'
+local counter = 0
+request = function()
+    counter = counter + 1
+    local token = tokens[(counter % #tokens) + 1]
+    local body = '{"mapString": "Write ' .. counter .. '", "mediaURL": "https://example.com/' .. counter .. '", "latitude": 1, "longitude": 2}'
+    return wrk.format("POST", "/v1/StudentLocation", {["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json"}, body)
+end
+LUA
+    } >"$out"
+}

@@ -25,8 +25,12 @@ start() {
     as_postgres "$bin/initdb" --pgdata="$dir/data" --username=postgres --auth=trust --encoding=UTF8 --no-sync >"$dir/initdb.log"
     # A port nobody listens on: the kernel picks it, and the cluster takes it a moment later.
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    # Durability off for tests; POSTGRES_DURABLE=1 (the benchmarks) keeps PostgreSQL's defaults, so
+    # that its commits are compared with SQLite's synchronous=FULL on equal terms.
+    local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    [ "${POSTGRES_DURABLE:-0}" = 1 ] && durability=""
     as_postgres "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
-        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=800"
+        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir $durability -c max_connections=800"
     as_postgres psql --quiet --host="$dir" --port="$port" --username=postgres --dbname=postgres --set=ON_ERROR_STOP=1 \
         --command="CREATE ROLE onthemap LOGIN PASSWORD 'onthemap'" --command="CREATE DATABASE onthemap OWNER onthemap" >/dev/null
     echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"

@@ -10,7 +10,8 @@ public protocol LocationChangeAnnouncing: Sendable {
 extension SQLStore: LocationChangeAnnouncing {}
 
 /// The one place location changes are announced. Writers publish here after their transaction has
-/// committed, in commit order; the list cache (and later the live map) listen.
+/// committed, in commit order; the list cache and the live map's hub listen (the hub then reads
+/// the event log, which orders changes across every instance).
 public final class LocationChangeFeed: Sendable {
     private struct State {
         var sequence: UInt64 = 0
