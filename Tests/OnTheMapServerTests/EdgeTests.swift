@@ -119,7 +119,10 @@ import Testing
     @Test func whenFullTheLongestIdleConnectionMakesRoomAndBusyOnesAreKept() async throws {
         try await TestServer.run(configure: { $0.edge.maxConnections = 3 }, live: true) { server in
             let port = try #require(server.client.port)
-            // The test client's own connection may count too: fill what is left with idle ones.
+            // The test client's own connection counts too: open it now, so that it is the
+            // longest idle (rather than arriving at some moment of the test and changing which
+            // connection is evicted), then fill what is left with idle ones.
+            _ = try await server.send(.get, "/healthz")
             var idle: [RawConnection] = []
             for _ in 0..<3 {
                 let connection = try RawConnection(port: port)
