@@ -10,7 +10,7 @@ source "$root/scripts/bench-helpers.sh"
 
 binary="$(realpath "$1")"
 seconds="${2:-10}"
-ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"  # 1,000 streams, on both ends
 work="$(mktemp -d)"
 chmod 755 "$work"  # the postgres user reaches its data directory inside
 pids=()
@@ -38,7 +38,7 @@ ports=("$(free_port)" "$(free_port)" "$(free_port)")
 instance_pids=()
 for port in "${ports[@]}"; do
     ONTHEMAP_TRUST_PROXY=yes "$binary" serve --port "$port" --database "$database" --log-level warning \
-        --database-readers 4 --database-writers 4 >"$work/pg-$port.log" 2>&1 &
+        --database-readers 4 --database-writers 4 --live-streams-per-address 1000 >"$work/pg-$port.log" 2>&1 &
     pids+=("$!"); instance_pids+=("$!")
 done
 nginx_port="$(free_port)"
