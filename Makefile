@@ -26,9 +26,11 @@ swift-test:
 cli-test:
 	scripts/cli-test.sh .build/debug/onthemap
 
-# The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops.
+# The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops;
+# then one that takes only TLS checks every sslmode of the database URL.
 postgres-check:
 	scripts/postgres-test.sh check
+	scripts/postgres-tls-test.sh .build/debug/onthemap
 
 # Three instances on one throwaway PostgreSQL behind nginx (deploy/nginx's proxy settings): accounts,
 # posts, limits and the live stream across instances, and a kill -9 under write load.

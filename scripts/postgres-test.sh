@@ -29,8 +29,20 @@ start() {
     # that its commits are compared with SQLite's synchronous=FULL on equal terms.
     local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     [ "${POSTGRES_DURABLE:-0}" = 1 ] && durability=""
+    # POSTGRES_TLS=1: TCP connections must use TLS, with a certificate for 127.0.0.1 that
+    # $dir/server.crt signs itself (the TLS tests verify against it).
+    local tls=""
+    if [ "${POSTGRES_TLS:-0}" = 1 ]; then
+        openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+            -keyout "$dir/server.key" -out "$dir/server.crt" 2>/dev/null
+        chmod 600 "$dir/server.key"
+        if [ "$(id -u)" -eq 0 ]; then chown postgres: "$dir/server.key" "$dir/server.crt"; else sudo chown postgres: "$dir/server.key" "$dir/server.crt"; fi
+        printf 'local all all trust\nhostssl all all 127.0.0.1/32 scram-sha-256\nhostnossl all all 127.0.0.1/32 reject\n' \
+            | as_postgres tee "$dir/data/pg_hba.conf" >/dev/null
+        tls="-c ssl=on -c ssl_cert_file=$dir/server.crt -c ssl_key_file=$dir/server.key"
+    fi
     as_postgres "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
-        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir $durability -c max_connections=800"
+        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir $durability $tls -c max_connections=800"
     as_postgres psql --quiet --host="$dir" --port="$port" --username=postgres --dbname=postgres --set=ON_ERROR_STOP=1 \
         --command="CREATE ROLE onthemap LOGIN PASSWORD 'onthemap'" --command="CREATE DATABASE onthemap OWNER onthemap" >/dev/null
     echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"

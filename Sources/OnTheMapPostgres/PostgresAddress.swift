@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOSSL
 import PostgresNIO
 
@@ -84,7 +85,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         } else {
-            configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: try tls())
+            configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls())
         }
         var startup = parameters + [("application_name", "onthemap")]
         if let schema { startup.append(("search_path", schema)) }
@@ -94,26 +95,56 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         return configuration
     }
 
-    private func tls() throws -> PostgresClient.Configuration.TLS {
+    /// Connects once, directly, and says why that fails (the pool retries an unreachable or
+    /// refusing server quietly): the server's own words for a refused login or a missing
+    /// `pg_hba.conf` line, the TLS library's for a certificate that does not verify.
+    func whyConnectingFails(logger: Logger) async -> String? {
+        do {
+            var configuration: PostgresConnection.Configuration
+            if let socketDirectory {
+                configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+            } else {
+                let tls = try connectionTLS()
+                configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+            }
+            configuration.options.connectTimeout = .seconds(5)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+            return nil
+        } catch let error as PSQLError {
+            return error.serverInfo?[.message] ?? "\(String(reflecting: error))"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The TLS settings libpq's `sslmode` asks for; nil for `disable`.
+    private func tlsSettings() -> TLSConfiguration? {
         var settings = TLSConfiguration.makeClientConfiguration()
         if let rootCertificatePath { settings.trustRoots = .file(rootCertificatePath) }
         switch tlsMode {
-        case .disable:
-            return .disable
-        case .allow, .prefer:
-            settings.certificateVerification = .none
-            return .prefer(settings)
-        case .require:
-            // As libpq does: with a root certificate named, `require` checks the chain like verify-ca.
-            settings.certificateVerification = rootCertificatePath == nil ? .none : .noHostnameVerification
-            return .require(settings)
-        case .verifyCA:
-            settings.certificateVerification = .noHostnameVerification
-            return .require(settings)
-        case .verifyFull:
-            settings.certificateVerification = .fullVerification
-            return .require(settings)
+        case .disable: return nil
+        case .allow, .prefer: settings.certificateVerification = .none
+        // As libpq does: with a root certificate named, `require` checks the chain like verify-ca.
+        case .require: settings.certificateVerification = rootCertificatePath == nil ? .none : .noHostnameVerification
+        case .verifyCA: settings.certificateVerification = .noHostnameVerification
+        case .verifyFull: settings.certificateVerification = .fullVerification
         }
+        return settings
+    }
+
+    /// `allow` and `prefer` fall back to plain TCP when the server offers no TLS; the rest insist.
+    private var tlsRequired: Bool { tlsMode != .allow && tlsMode != .prefer }
+
+    private func tls() -> PostgresClient.Configuration.TLS {
+        guard let settings = tlsSettings() else { return .disable }
+        return tlsRequired ? .require(settings) : .prefer(settings)
+    }
+
+    private func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
+        guard let settings = tlsSettings() else { return .disable }
+        let context = try NIOSSLContext(configuration: settings)
+        return tlsRequired ? .require(context) : .prefer(context)
     }
 }
 

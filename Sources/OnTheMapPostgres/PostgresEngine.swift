@@ -83,7 +83,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         let engine = try PostgresEngine(address: address, options: options, logger: logger)
         await engine.waitForPools()
         do {
-            try await withTimeout(connectTimeout, address: address) {
+            try await withTimeout(connectTimeout, address: address, logger: logger) {
                 if let schema = address.schema { try await engine.createSchema(schema) }
                 try await engine.store.migrate(logger: logger)
                 try await engine.warnIfCommitsAreNotDurable()
@@ -155,14 +155,24 @@ public struct DatabaseConnectError: Error, CustomStringConvertible {
     public var description: String { "cannot use the database \(address): \(reason)" }
 }
 
-/// Runs `body`, failing with `DatabaseConnectError` if it takes longer than `timeout` (the pool
-/// keeps retrying an unreachable server rather than failing the request).
-private func withTimeout(_ timeout: Duration, address: PostgresAddress, _ body: @escaping @Sendable () async throws -> Void) async throws {
+/// Runs `body`, failing with `DatabaseConnectError` if it takes longer than `timeout` or a direct
+/// connection fails meanwhile (the pool keeps retrying an unreachable server rather than failing).
+private func withTimeout(
+    _ timeout: Duration, address: PostgresAddress, logger: Logger, _ body: @escaping @Sendable () async throws -> Void
+) async throws {
     do {
         try await withThrowingTaskGroup { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                // Not ready after a moment: connect once directly to learn why, and fail with
+                // that at once (a bad password, a certificate); a server that does answer gets
+                // the rest of the time (migrations can take it).
+                let probeAfter = min(timeout, .seconds(3))
+                try await Task.sleep(for: probeAfter)
+                if let reason = await address.whyConnectingFails(logger: logger) {
+                    throw DatabaseConnectError(address: address.description, reason: reason)
+                }
+                try await Task.sleep(for: timeout - probeAfter)
                 throw DatabaseConnectError(address: address.description, reason: "no answer within \(timeout)")
             }
             try await group.next()
