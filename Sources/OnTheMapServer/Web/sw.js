@@ -6,7 +6,7 @@ const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/icon.svg', '/config.json', '/basemap/natural-earth.json',
   '/js/main.js', '/js/api.js', '/js/auth-screens.js', '/js/basemap.js', '/js/dom.js', '/js/links.js',
-  '/js/live-merge.js', '/js/live-updates.js', '/js/people.js', '/js/pin-map.js', '/js/post-flow.js', '/js/post-list.js',
+  '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/people.js', '/js/pin-map.js', '/js/post-flow.js', '/js/post-list.js',
   '/js/time.js',
   '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet.markercluster.js',
   '/vendor/leaflet/MarkerCluster.css', '/vendor/leaflet/MarkerCluster.Default.css',

@@ -3,18 +3,23 @@
 import { latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { setUpAuthScreens } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
-import { mergeChanges } from './live-merge.js';
-import { LiveUpdates } from './live-updates.js';
+import { LiveView, summary } from './live-view.js';
 import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
 import { renderPostList } from './post-list.js';
+import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
 const state = {
   me: null, latest: [], shown: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0,
-  live: null, liveState: null, syncedAt: null, offline: false,
+  liveState: null, syncedAt: null, offline: false,
 };
 const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen'];
+const live = new LiveView(state, {
+  setStatus: (text) => setStatus(text),
+  statusIsTaken: () => byId('status').classList.contains('error') || isBusy(byId('refresh-button')),
+  reload: () => load({ keepView: true, quiet: true }),
+});
 
 function showScreen(id) {
   for (const screen of screens) byId(screen).hidden = screen !== id;
@@ -34,17 +39,10 @@ function setStatus(message, { error = false, retry = null } = {}) {
   }
 }
 
-/** "at 11:20", or "on 3 Nov at 11:20" for another day. */
-function clockTime(date) {
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? `at ${time}` : `on ${date.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
-}
-
 /** Back to the login screen, saying why when a session ran out. */
 function loggedOut(reason = '') {
   state.me = null;
-  stopLive();
+  live.stop();
   showMessage(byId('login-error'), reason);
   if (location.hash === '#/login') route();
   else location.replace('#/login');
@@ -54,18 +52,6 @@ function loggedOut(reason = '') {
 function failed(failure, retry) {
   if (failure.kind === 'session') loggedOut(failure.message);
   else setStatus(failure.message, { error: true, retry });
-}
-
-/** The status line's summary: how many posts, and how current they are. */
-function summary({ arrived = 0 } = {}) {
-  const count = state.shown.length;
-  if (count === 0) return 'No posts yet. Be the first: choose “Post my location”.';
-  const posts = `Showing ${count.toLocaleString('en')} post${count === 1 ? '' : 's'}`;
-  if (state.liveState === 'live') {
-    return `${posts} · live${arrived > 0 ? ` · ${arrived} new just now` : ''}`;
-  }
-  const reconnecting = state.liveState === 'reconnecting' ? ' · reconnecting for live updates…' : '';
-  return `${posts} · updated ${clockTime(state.syncedAt || new Date())}${reconnecting}`;
 }
 
 /**
@@ -109,80 +95,13 @@ async function load({ keepView = false, quiet = false } = {}) {
       setStatus(`You’re offline: showing the posts saved ${clockTime(savedAt)}.`, { error: true, retry: () => load({ keepView: true }) });
     } else {
       state.syncedAt = new Date();
-      if (!quiet || byId('status').classList.contains('error')) setStatus(summary());
+      if (!quiet || byId('status').classList.contains('error')) setStatus(summary(state));
     }
   } catch (failure) {
     if (generation === state.loads && !quiet) failed(failure, () => load());
   } finally {
     if (generation === state.loads && !quiet) setBusy(button, false);
   }
-}
-
-/** How many pins the map shows for the Show choice (the caller's own always extra). */
-function pinLimit() {
-  return state.pinCount === 'all' ? Infinity : Number(state.pinCount);
-}
-
-/**
- * A batch of live changes: folded into the list and the map without a reload, new ones marked,
- * and one polite announcement of how many arrived (the status line is the page's one live region).
- */
-function applyLiveChanges(changes) {
-  if (!state.me || !state.pinMap) return;
-  const mine = state.me.location && state.me.location.objectId;
-  for (const change of changes) {
-    if (change.objectId !== mine) continue;
-    state.me.location = change.kind === 'deleted' ? null : change.location;
-  }
-  const list = mergeChanges(state.latest, changes, { limit: 100 });
-  state.latest = list.posts;
-  const pins = mergeChanges(state.shown, changes, { limit: pinLimit(), keep: mine });
-  state.shown = pins.posts;
-  const fresh = new Set(changes.filter((change) => change.kind !== 'deleted').map((change) => change.objectId));
-  for (const objectId of pins.removed) state.pinMap.remove(objectId);
-  const shownIds = new Set(pins.posts.map((post) => post.objectId));
-  for (const change of changes) {
-    if (change.kind !== 'deleted' && shownIds.has(change.objectId)) state.pinMap.put(change.location, { fresh: change.objectId !== mine });
-  }
-  byId('map').dataset.pins = String(state.shown.length);
-  renderPostList(byId('post-list'), byId('list-empty'), state.latest, state.me.location && state.me.location.objectId, { fresh });
-  state.syncedAt = new Date();
-  const arrived = changes.filter((change) => change.kind !== 'deleted' && change.objectId !== mine).length;
-  if (!state.offline) setStatus(summary({ arrived }));
-}
-
-/** The live stream's state shows in the status line ("live", or when the posts were last current). */
-function liveStateChanged(liveState) {
-  if (liveState === 'reconnecting' && state.liveState === 'live') state.syncedAt = new Date();
-  state.liveState = liveState;
-  if (state.pinMap && !state.offline && !byId('status').classList.contains('error') && !isBusy(byId('refresh-button'))) setStatus(summary());
-  // Back after a gap with a newer offline copy or none: make sure the list is current.
-  if (liveState === 'live' && state.offline) load({ keepView: true, quiet: true });
-}
-
-/** Starts the live stream once per login; the first `ready` reloads quietly, closing any gap
- * between the first list and the stream's start. */
-function startLive() {
-  if (state.live) return;
-  let first = true;
-  state.live = new LiveUpdates({
-    onChanges: applyLiveChanges,
-    onReload: () => load({ keepView: true, quiet: true }),
-    onState: (liveState) => {
-      liveStateChanged(liveState);
-      if (liveState === 'live' && first) {
-        first = false;
-        if (state.pinMap) load({ keepView: true, quiet: true });
-      }
-    },
-  });
-  state.live.start();
-}
-
-function stopLive() {
-  if (state.live) state.live.stop();
-  state.live = null;
-  state.liveState = null;
 }
 
 /** Shows the screen the hash names, sending logged-out visitors to login. */
@@ -212,7 +131,7 @@ async function showTab(tab) {
     await state.pinMap.open();
     await load();
   }
-  startLive();
+  live.start();
   if (tab === 'map') state.pinMap.resize();
 }
 

@@ -20,3 +20,10 @@ export function timeAgo(iso, now = Date.now()) {
   }
   return 'just now';
 }
+
+/** "at 11:20", or "on 3 Nov at 11:20" for another day. */
+export function clockTime(date) {
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return sameDay ? `at ${time}` : `on ${date.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
+}
