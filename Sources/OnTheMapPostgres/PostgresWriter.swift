@@ -56,7 +56,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             let events = LocationEventLog.statements(for: outcome.changes, at: WallClock.nowMillis())
             if !events.isEmpty {
                 // Last in the transaction: the lock is held only through the commit.
-                try await sql.execute(sql: LocationEventLog.postgresOrderLock) { _ in }
+                try await sql.execute(sql: Self.eventOrderLock) { _ in }
                 for event in events { try await sql.execute(sql: event) { _ in } }
             }
             if !outcome.changes.isEmpty {
@@ -67,6 +67,12 @@ final class PostgresWriter: StoreWriter, Sendable {
         changes.publish(outcome.changes)
         return outcome.result
     }
+
+    /// Taken right before a write records its location events, and held until its commit: writes
+    /// that record events commit one at a time, so their ids (drawn from an identity column) are
+    /// in commit order and a reader of "every event after N" never skips one that commits later.
+    static let eventOrderLock = SQLQueryString(
+        "SELECT pg_advisory_xact_lock(hashtext('onthemap-location-events:' || current_schema())) IS NULL AS locked")
 
     /// Holds PostgreSQL's advisory lock for this schema's migrations on one connection while `body`
     /// runs its writes on that connection: a second instance starting at the same moment waits,

@@ -31,8 +31,11 @@ public enum DataCopy {
         }
     }
 
-    /// The tables in an order that satisfies their foreign keys, each with its columns, key first.
-    static let tables: [(name: String, columns: [(name: String, kind: ColumnKind)])] = [
+    /// A table copied, with its columns, key first.
+    typealias Table = (name: String, columns: [(name: String, kind: ColumnKind)])
+
+    /// The tables in an order that satisfies their foreign keys.
+    static let tables: [Table] = [
         ("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
                       ("is_admin", .bool), ("created_at", .integer)]),
         ("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
@@ -59,14 +62,7 @@ public enum DataCopy {
             try await target.writer.perform(WriteUnit(tables.reversed().map { SQLQueryString("DELETE FROM \(unsafeRaw: $0.name)") }) { _ in ((), []) })
         }
         for table in tables {
-            var after: String?
-            while true {
-                let page = try await rows(of: table, in: source, after: after, limit: pageSize)
-                guard let last = page.last else { break }
-                try await insert(page, into: table, in: target)
-                after = try last.first.flatMap { value -> String? in if case .text(let key) = value { return key }; return nil }
-                if page.count < pageSize { break }
-            }
+            try await forEachPage(of: table, in: source, pageSize: pageSize) { page in try await insert(page, into: table, in: target) }
         }
         var reports: [TableReport] = []
         for table in tables {
@@ -116,9 +112,18 @@ public enum DataCopy {
         }
     }
 
-    private static func rows(
-        of table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore, after key: String?, limit: Int
-    ) async throws -> [[Value]] {
+    /// Reads `table` from `store` in pages of `pageSize` rows, in key order.
+    private static func forEachPage(of table: Table, in store: SQLStore, pageSize: Int, _ body: ([[Value]]) async throws -> Void) async throws {
+        var after: String?
+        while true {
+            let page = try await rows(of: table, in: store, after: after, limit: pageSize)
+            if !page.isEmpty { try await body(page) }
+            guard page.count == pageSize, case .text(let key)? = page.last?.first else { return }
+            after = key
+        }
+    }
+
+    private static func rows(of table: Table, in store: SQLStore, after key: String?, limit: Int) async throws -> [[Value]] {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let keyColumn = table.columns[0].name
         let condition: SQLQueryString = key.map { "WHERE \(unsafeRaw: keyColumn) > \(bind: $0)" } ?? ""
@@ -136,27 +141,21 @@ public enum DataCopy {
         }
     }
 
-    private static func insert(_ rows: [[Value]], into table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore) async throws {
+    private static func insert(_ rows: [[Value]], into table: Table, in store: SQLStore) async throws {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let values = SQLList(rows.map { row in SQLGroupExpression(row.map { SQLBind($0.bind) }) })
         let statement = SQLList([SQLRaw("INSERT INTO \(table.name) (\(columns)) VALUES "), values], separator: SQLRaw(""))
         try await store.writer.perform(WriteUnit([statement]) { _ in ((), []) })
     }
 
-    private static func checksum(
-        of table: (name: String, columns: [(name: String, kind: ColumnKind)]), in store: SQLStore, pageSize: Int
-    ) async throws -> (rows: Int, sha256: String) {
+    private static func checksum(of table: Table, in store: SQLStore, pageSize: Int) async throws -> (rows: Int, sha256: String) {
         var hash = SHA256()
         var count = 0
-        var after: String?
-        while true {
-            let page = try await rows(of: table, in: store, after: after, limit: pageSize)
+        try await forEachPage(of: table, in: store, pageSize: pageSize) { page in
             for row in page {
                 hash.update(data: Array((row.map(\.canonical).joined(separator: "\u{1f}") + "\u{1e}").utf8))
             }
             count += page.count
-            guard let last = page.last, case .text(let key)? = last.first, page.count == pageSize else { break }
-            after = key
         }
         return (count, Identifiers.hex(hash.finalize()))
     }

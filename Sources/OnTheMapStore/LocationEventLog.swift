@@ -2,8 +2,8 @@ import OnTheMapModel
 import SQLKit
 
 /// A location change as stored for the live map. Ids grow in commit order on both engines (SQLite
-/// has one writer; PostgreSQL writers take `LocationEventLog.postgresOrderLock` just before they
-/// write events and hold it to their commit), so "every event after N" never skips one that
+/// has one writer; PostgreSQL writers take an advisory lock just before they write events and hold
+/// it to their commit, see `PostgresWriter`), so "every event after N" never skips one that
 /// commits later.
 public struct LocationEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
@@ -45,11 +45,6 @@ public enum LocationEventLog {
                 """)
         }
     }
-
-    /// Taken by a PostgreSQL writer right before it records events, and held until its commit:
-    /// writes that record events commit one at a time, so their ids are in commit order.
-    public static let postgresOrderLock = SQLQueryString(
-        "SELECT pg_advisory_xact_lock(hashtext('onthemap-location-events:' || current_schema())) IS NULL AS locked")
 }
 
 /// Reading the event log.
