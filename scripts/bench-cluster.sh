@@ -7,6 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/bench-helpers.sh"
+source "$root/scripts/cluster-helpers.sh"
 
 binary="$(realpath "$1")"
 seconds="${2:-10}"
@@ -23,7 +24,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1/healthz" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
 # The same 1,000 pins in both engines (PostgreSQL with its durable defaults, like SQLite's FULL).
@@ -42,30 +42,7 @@ for port in "${ports[@]}"; do
     pids+=("$!"); instance_pids+=("$!")
 done
 nginx_port="$(free_port)"
-mkdir -p "$work/snippets"
-cp "$root/deploy/nginx/onthemap-proxy.conf" "$root/deploy/nginx/onthemap-events.conf" "$work/snippets/"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx.err;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $work/body;
-    proxy_temp_path $work/proxy;
-    upstream onthemap {
-        server 127.0.0.1:${ports[0]};
-        server 127.0.0.1:${ports[1]};
-        server 127.0.0.1:${ports[2]};
-        keepalive 64;
-    }
-    server {
-        listen 127.0.0.1:$nginx_port;
-        location / { include $work/snippets/onthemap-proxy.conf; }
-    }
-}
-CONF
+nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
 nginx -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 sqlite_base="http://127.0.0.1:$sqlite_port"

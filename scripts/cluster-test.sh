@@ -7,6 +7,7 @@ set -euo pipefail
 
 binary="$(realpath "$1")"
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/cluster-helpers.sh"
 work="$(mktemp -d)"
 chmod 755 "$work"  # the postgres user reaches its data directory inside
 pids=()
@@ -21,41 +22,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 database="$("$root/scripts/postgres-test.sh" start "$work/pg")"
 nginx_port="$(free_port)"
 ports=("$(free_port)" "$(free_port)" "$(free_port)")
 
 # nginx with the deploy example's proxy settings, in plain HTTP on a free port.
-mkdir -p "$work/snippets"
-cp "$root/deploy/nginx/onthemap-proxy.conf" "$root/deploy/nginx/onthemap-events.conf" "$work/snippets/"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx.err;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $work/body;
-    proxy_temp_path $work/proxy;
-    upstream onthemap {
-        server 127.0.0.1:${ports[0]} max_fails=1 fail_timeout=5s;
-        server 127.0.0.1:${ports[1]} max_fails=1 fail_timeout=5s;
-        server 127.0.0.1:${ports[2]} max_fails=1 fail_timeout=5s;
-        keepalive 16;
-    }
-    server {
-        listen 127.0.0.1:$nginx_port;
-        location / { include $work/snippets/onthemap-proxy.conf; }
-        location = /v1/StudentLocation/events {
-            include $work/snippets/onthemap-proxy.conf;
-            include $work/snippets/onthemap-events.conf;
-        }
-    }
-}
-CONF
+nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
 
 # The instances, as the systemd unit starts them, with the settings of deploy/onthemap.env.example
 # (and a low login limit, so that counting across instances shows).

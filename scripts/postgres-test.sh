@@ -8,6 +8,7 @@
 #   scripts/postgres-test.sh with CMD…    runs CMD with ONTHEMAP_TEST_POSTGRES set to a new cluster's URL,
 #                                         then stops and removes the cluster; exits with CMD's status
 set -euo pipefail
+source "$(dirname "$0")/cluster-helpers.sh"
 
 bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 [ -x "$bin/initdb" ] || { echo "error: PostgreSQL's server is not installed (scripts/install-deps.sh test installs it)" >&2; exit 1; }
@@ -24,7 +25,7 @@ start() {
     if [ "$(id -u)" -eq 0 ]; then chown postgres: "$dir"; else sudo chown postgres: "$dir"; fi
     as_postgres "$bin/initdb" --pgdata="$dir/data" --username=postgres --auth=trust --encoding=UTF8 --no-sync >"$dir/initdb.log"
     # A port nobody listens on: the kernel picks it, and the cluster takes it a moment later.
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    port="$(free_port)"
     # Durability off for tests; POSTGRES_DURABLE=1 (the benchmarks) keeps PostgreSQL's defaults, so
     # that its commits are compared with SQLite's synchronous=FULL on equal terms.
     local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
