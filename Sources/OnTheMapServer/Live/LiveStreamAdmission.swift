@@ -46,8 +46,6 @@ final class LiveStreamAdmission: Sendable {
         return Slot(admission: self, address: address)
     }
 
-    var openCount: Int { counts.withLockedValue(\.total) }
-
     private static func check(_ address: String, in counts: Counts, settings: LiveStreamSettings) throws {
         guard counts.total < settings.maxStreams else {
             throw APIError.overloaded(retryAfter: 5, message: "Too many live streams on this server; try again shortly.")

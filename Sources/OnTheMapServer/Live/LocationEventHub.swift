@@ -75,9 +75,6 @@ final class LocationEventHub: Sendable {
         return Subscription(publishedUpTo: publishedUpTo, items: items, id: id, continuation: continuation, hub: self)
     }
 
-    /// Streams connected to this instance.
-    var streamCount: Int { state.withLockedValue(\.subscribers.count) }
-
     /// The id the hub starts from is the newest in the log when it is first used: history before
     /// that is for streams that catch up, not for broadcasting.
     private func startIfNeeded() async throws {

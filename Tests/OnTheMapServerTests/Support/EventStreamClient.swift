@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 /// A Server-Sent Events reader for the live test server, as an EventSource would read it: the
-/// answer's head, then events one at a time (comments kept apart).
+/// answer's head, then events one at a time (comment lines skipped).
 final class EventStreamClient: @unchecked Sendable {
     struct Event: Equatable {
         var id: String?
@@ -24,8 +24,6 @@ final class EventStreamClient: @unchecked Sendable {
     let headers: HTTPHeaders
     private var body: HTTPClientResponse.Body.AsyncIterator
     private var buffer = ""
-    /// Comment lines (`: heartbeat`) seen so far.
-    private(set) var comments: [String] = []
 
     /// Opens the stream at `path` on `port`, with `headers` (`Last-Event-ID`, `X-Forwarded-For`).
     init(port: Int, path: String = "/v1/StudentLocation/events", headers: [(String, String)] = []) async throws {
@@ -73,7 +71,7 @@ final class EventStreamClient: @unchecked Sendable {
             var event = Event(id: nil, name: "message", data: "")
             var hasData = false
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix(":") { comments.append(String(line)); continue }
+                if line.hasPrefix(":") { continue }
                 let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
                 let field = String(parts[0])
                 let value = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
