@@ -8,8 +8,11 @@ and writes one compact GeoJSON FeatureCollection. Standard library only; the sam
 always gives the same bytes.
 """
 import json
-import struct
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from natural_earth import contains, read_shape_file, signed_area  # noqa: E402
 
 # About 1 km: finer than a pixel at the zoom levels the map allows without tiles.
 DECIMALS = 2
@@ -18,28 +21,6 @@ BORDER_TOLERANCE = 0.01
 ADMIN1_TOLERANCE = 0.03
 # Polygons smaller than this (square degrees) are specks below a pixel at country zoom.
 MIN_RING_AREA = 0.0005
-
-
-def read_shapes(path):
-    """Yields each record's parts (lists of (lon, lat)) from a polygon or polyline .shp file."""
-    with open(path, "rb") as file:
-        data = file.read()
-    offset = 100
-    while offset < len(data):
-        _, words = struct.unpack(">ii", data[offset:offset + 8])
-        content = data[offset + 8:offset + 8 + words * 2]
-        offset += 8 + words * 2
-        (shape_type,) = struct.unpack("<i", content[:4])
-        if shape_type == 0:
-            continue
-        if shape_type not in (3, 5):
-            raise ValueError(f"{path}: shape type {shape_type} is not a polyline or polygon")
-        part_count, point_count = struct.unpack("<ii", content[36:44])
-        starts = list(struct.unpack(f"<{part_count}i", content[44:44 + 4 * part_count]))
-        base = 44 + 4 * part_count
-        points = [struct.unpack("<dd", content[base + 16 * i:base + 16 * i + 16]) for i in range(point_count)]
-        ends = starts[1:] + [point_count]
-        yield [points[start:end] for start, end in zip(starts, ends)]
 
 
 def simplify(points, tolerance):
@@ -81,25 +62,10 @@ def rounded(points):
     return result
 
 
-def signed_area(ring):
-    """Shoelace area: negative for clockwise rings, which shapefiles use for outer rings."""
-    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1])) / 2
-
-
-def contains(ring, point):
-    """Even-odd point-in-polygon test."""
-    x, y = point
-    inside = False
-    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            inside = not inside
-    return inside
-
-
 def land_polygons(path):
     """Outer rings with their holes, as GeoJSON polygon coordinate lists (outer CCW, holes CW)."""
     polygons = []
-    for parts in read_shapes(path):
+    for parts in read_shape_file(path):
         outers, holes = [], []
         for part in parts:
             ring = rounded(simplify(part, LAND_TOLERANCE))
@@ -119,7 +85,7 @@ def land_polygons(path):
 def lines(path, tolerance):
     """Every part of a polyline file, simplified and rounded."""
     result = []
-    for parts in read_shapes(path):
+    for parts in read_shape_file(path):
         for part in parts:
             line = rounded(simplify(part, tolerance))
             if len(line) >= 2:
