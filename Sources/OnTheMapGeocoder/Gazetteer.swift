@@ -10,6 +10,8 @@ public final class Gazetteer: Sendable {
     let countryByCode: [String: Int]
     /// "US.WA" → its region feature.
     let regionByCode: [String: Int]
+    /// Region and country feature → the box that frames it (only the few thousand that have one).
+    let bounds: [Int: GeoBounds]
     /// US ZIP code → centroid.
     let zips: [String: ZipCentroid]
     /// Normalized words that never answer alone.
@@ -23,12 +25,13 @@ public final class Gazetteer: Sendable {
     }
 
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
-         zips: [String: ZipCentroid], stopwords: Set<String>) {
+         bounds: [Int: GeoBounds], zips: [String: ZipCentroid], stopwords: Set<String>) {
         self.features = features
         self.names = names
         self.typos = typos
         self.countryByCode = countryByCode
         self.regionByCode = regionByCode
+        self.bounds = bounds
         self.zips = zips
         self.stopwords = stopwords
     }

