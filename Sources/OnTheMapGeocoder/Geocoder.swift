@@ -16,10 +16,10 @@ public struct Geocoder: Sendable {
             return [GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)]
         }
         var results: [GeocodeResult] = []
-        if let zip = query.zip, let centroid = gazetteer.zips[zip], zipAgrees(centroid, with: query) {
+        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
+        if let zip = query.zip, let centroid = gazetteer.zips[zip], zipAgrees(centroid, with: query, best: ranked.first) {
             results.append(zipResult(zip, centroid))
         }
-        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
         for candidate in ranked where results.count < limit {
             let feature = gazetteer.features[candidate.feature]
             let result = GeocodeResult(
@@ -44,8 +44,16 @@ public struct Geocoder: Sendable {
         }
     }
 
-    /// A ZIP is trusted unless the query names a US state it is not in.
-    private func zipAgrees(_ centroid: Gazetteer.ZipCentroid, with query: ParsedQuery) -> Bool {
+    /// Five digits are a US ZIP unless the text says otherwise: a postcode of another country's
+    /// format, a best reading outside the US ("75001 Paris" is Paris, France, not Addison, Texas),
+    /// or a US state the ZIP is not in.
+    private func zipAgrees(_ centroid: Gazetteer.ZipCentroid, with query: ParsedQuery, best: Ranker.Candidate?) -> Bool {
+        if let country = query.postcodeCountry, country != "US" { return false }
+        if let best {
+            let country = gazetteer.features[best.feature].countryCode
+            // Puerto Rico, Guam and the other territories have ZIPs and are countries in GeoNames.
+            if country != "US", country != centroid.state { return false }
+        }
         for part in query.parts {
             let states = gazetteer.names.hits(normalized: part).map { gazetteer.features[$0.feature] }
                 .filter { $0.kind == .region && $0.countryCode == "US" }

@@ -2,10 +2,15 @@
 /// order typed ("Gladwyne, Lower Merion, PA" → ["gladwyne", "lower merion", "pa"]).
 struct ParsedQuery {
     var coordinates: (latitude: Double, longitude: Double)?
+    /// Five digits: a US ZIP, or a French, German, Italian or Spanish postcode (Geocoder decides).
     var zip: String?
+    /// The country whose postcode format the text holds ("SW1A 2AA" → GB).
+    var postcodeCountry: String?
     var parts: [[UInt8]] = []
-    /// A street part ("1600 Amphitheatre Pkwy") was dropped: the input was an address.
+    /// A street part ("1600 Amphitheatre Pkwy", "Friedrichstraße 43") was dropped: the input was an address.
     var hadStreet = false
+    /// A postcode was dropped.
+    var hadPostcode = false
 }
 
 enum QueryParser {
@@ -19,10 +24,10 @@ enum QueryParser {
         for rawPart in split(text) {
             TextNormalizer.normalize(rawPart, into: &scratch)
             var tokens = scratch.split(separator: UInt8(ascii: " ")).map(Array.init)
-            if let zipIndex = tokens.firstIndex(where: isZip) {
-                query.zip = query.zip ?? String(decoding: tokens[zipIndex].prefix(5), as: UTF8.self)
-                tokens.remove(at: zipIndex)
-            }
+            let postcodes = Postcodes.extract(from: &tokens)
+            query.zip = query.zip ?? postcodes.fiveDigits
+            query.postcodeCountry = query.postcodeCountry ?? postcodes.country
+            query.hadPostcode = query.hadPostcode || postcodes.removedAny
             guard !tokens.isEmpty else { continue }
             if isStreet(tokens) {
                 query.hadStreet = true
@@ -75,24 +80,55 @@ enum QueryParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-    /// 5 digits (a ZIP+4 is normalized to "94043 1351": its tail is then a bare number part).
-    private static func isZip(_ token: [UInt8]) -> Bool { token.count == 5 && token.allSatisfy(isDigit) }
-
     private static let streetWords: Set<[UInt8]> = Set([
         "street", "avenue", "ave", "road", "rd", "boulevard", "blvd", "drive", "dr", "lane", "ln", "way", "parkway",
         "pkwy", "court", "ct", "place", "pl", "highway", "hwy", "terrace", "circle", "cir", "square", "sq", "strasse",
         "calle", "rue", "via", "apt", "suite", "unit",
+        // Other languages' street words, written before the name ("Rue de Rivoli", "Piazza Navona").
+        "avenida", "plaza", "paseo", "carrer", "rua", "praca", "largo", "viale", "piazza", "corso", "chemin",
+        "allee", "platz", "ulica", "ul", "straat", "plein", "gracht", "kade", "laan",
         // "Main St" normalizes to "main saint"; no town name ends in Saint.
         "saint",
     ].map { Array($0.utf8) })
 
-    /// A house number followed by words, or words ending in a street type ("Main Street").
+    /// Street names written as one word with their type ("Friedrichstrasse", "Keizersgracht").
+    private static let streetSuffixes: [[UInt8]] = [
+        "strasse", "str", "gasse", "weg", "platz", "allee", "damm", "ufer", "straat", "gracht", "laan", "plein",
+        "vej", "gade", "gatan", "gata", "veien", "utca",
+    ].map { Array($0.utf8) }
+
+    /// A street word anywhere but at the very start of the text's words, other than "saint".
+    static func hasStreetWord(_ tokens: [[UInt8]]) -> Bool {
+        tokens.dropFirst().contains { streetWords.contains($0) && $0 != Array("saint".utf8) }
+    }
+
+    /// An address's street part: a house number before words ("1 Infinite Loop"); words ending in a
+    /// street type ("Main Street"); a street word or a one-word street name with a number
+    /// ("Rue de Rivoli 99", "Friedrichstrasse 43"); two words or more ending in a house number
+    /// ("Unter den Linden 77"; four digits or more are a postcode, already removed).
     static func isStreet(_ tokens: [[UInt8]]) -> Bool {
         guard tokens.count >= 2 else { return false }
         if let first = tokens.first, first.first.map(isDigit) == true, first.count <= 6 { return true }
         if let last = tokens.last, streetWords.contains(last) { return true }
+        let hasNumber = tokens.contains { $0.first.map(isDigit) == true }
+        if hasNumber, tokens.contains(where: { streetWords.contains($0) && $0 != Array("saint".utf8) }) { return true }
+        if hasNumber, tokens.contains(where: { token in streetSuffixes.contains { token.count > $0.count + 2 && token.ends(with: $0) } }) {
+            return true
+        }
+        // Two words and a number at least: "Paris 16e" is an arrondissement, not a street.
+        if tokens.count >= 3, let last = tokens.last, isHouseNumber(last) { return true }
         return false
     }
+
+    /// "1", "43", "221b": up to three digits, perhaps one letter after.
+    private static func isHouseNumber(_ token: [UInt8]) -> Bool {
+        let digits = token.prefix(while: isDigit)
+        return (1...3).contains(digits.count) && token.count - digits.count <= 1
+    }
+}
+
+extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix) }
 }
 
 extension StringProtocol {

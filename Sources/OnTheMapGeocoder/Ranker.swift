@@ -92,6 +92,8 @@ struct Ranker {
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
         if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
         for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
+        // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
+        if let country = query.postcodeCountry { score += feature.countryCode == country ? 20 : -20 }
         return score
     }
 
