@@ -16,6 +16,8 @@ public final class Gazetteer: Sendable {
     let zips: [String: ZipCentroid]
     /// Normalized words that never answer alone.
     let stopwords: Set<String>
+    /// aliases.tsv, read: each alias as written → its target feature (for AliasTests).
+    let aliases: [(alias: String, feature: Int)]
 
     struct ZipCentroid: Sendable {
         let latitude: Double
@@ -25,7 +27,7 @@ public final class Gazetteer: Sendable {
     }
 
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
-         bounds: [Int: GeoBounds], zips: [String: ZipCentroid], stopwords: Set<String>) {
+         bounds: [Int: GeoBounds], zips: [String: ZipCentroid], stopwords: Set<String>, aliases: [(alias: String, feature: Int)]) {
         self.features = features
         self.names = names
         self.typos = typos
@@ -34,6 +36,7 @@ public final class Gazetteer: Sendable {
         self.bounds = bounds
         self.zips = zips
         self.stopwords = stopwords
+        self.aliases = aliases
     }
 
     /// The data shipped with the module.

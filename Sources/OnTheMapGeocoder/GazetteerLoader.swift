@@ -20,6 +20,7 @@ struct GazetteerLoader {
     private var regionByCode: [String: Int] = [:]
     private var bounds: [Int: GeoBounds] = [:]
     private var placeByGeonameID: [Int: Int] = [:]
+    private var aliases: [(alias: String, feature: Int)] = []
     private var scratch: [UInt8] = []
 
     init(directory: URL) { self.directory = directory }
@@ -33,7 +34,8 @@ struct GazetteerLoader {
         let zips = try readZips()
         let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
         return Gazetteer(features: features, names: names.build(), typos: typos.build(), countryByCode: countryByCode,
-                         regionByCode: regionByCode, bounds: bounds, zips: zips, stopwords: stopwords)
+                         regionByCode: regionByCode, bounds: bounds, zips: zips, stopwords: stopwords,
+                         aliases: aliases)
     }
 
     /// country, name, latitude, longitude, population, other names, box.
@@ -94,6 +96,7 @@ struct GazetteerLoader {
             }
             guard let feature else { throw LoadError(file: "aliases.tsv", reason: "unknown target \(fields[1])") }
             addName(fields[0], feature: feature, match: .alias)
+            aliases.append((String(fields[0]), feature))
         }
     }
 
