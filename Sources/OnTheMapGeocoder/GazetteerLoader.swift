@@ -51,10 +51,11 @@ struct GazetteerLoader {
         }
     }
 
-    /// country, admin1 code, name, abbreviations, latitude, longitude, population, box, other names
-    /// (ISO 3166-2's name and its translations).
+    /// country, admin1 code, name, abbreviations, latitude, longitude, population, box, official names
+    /// (ISO 3166-2's, in the region's own language: as good as its GeoNames name), other names (their
+    /// translations, Natural Earth's names).
     private mutating func readRegions() throws {
-        try forEachRow(of: "admin1.tsv.gz", columns: 9) { row in
+        try forEachRow(of: "admin1.tsv.gz", columns: 10) { row in
             let name = row.string(2)
             let index = add(GeoFeature(kind: .region, name: name, latitude: row.double(4), longitude: row.double(5),
                                        countryCode: row.string(0), admin1Code: row.string(1), population: row.int(6)), name: row.bytes(2))
@@ -62,10 +63,12 @@ struct GazetteerLoader {
             bounds[index] = GeoBounds(field: row.string(7)[...])
             row.forEachItem(3) { addName($0, feature: index, match: .code) }
             for variant in Self.shortRegionNames(name[...]) { addName(variant[...], feature: index, match: .alternate) }
-            row.forEachItem(8) { other in
-                addName(other, feature: index, match: .alternate)
-                let text = String(decoding: other, as: UTF8.self)
-                for variant in Self.shortRegionNames(text[...]) { addName(variant[...], feature: index, match: .alternate) }
+            for (column, match) in [(8, NameIndex.Match.primary), (9, .alternate)] {
+                row.forEachItem(column) { other in
+                    addName(other, feature: index, match: match)
+                    let text = String(decoding: other, as: UTF8.self)
+                    for variant in Self.shortRegionNames(text[...]) { addName(variant[...], feature: index, match: .alternate) }
+                }
             }
         }
     }

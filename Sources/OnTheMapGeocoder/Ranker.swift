@@ -90,21 +90,31 @@ struct Ranker {
         if hit.match == .alternate, !typo, reading.subject.count <= 3, feature.population < 100_000 { return nil }
         // Typos are forgiven at a lower score.
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
-        if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 15 }
+        if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 25 }
         for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
         // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
         if let country = query.postcodeCountry { score += feature.countryCode == country ? 20 : -20 }
         return score
     }
 
-    /// "Manama", "Coimbra", "São Paulo": when a region and a city inside it answer to the same name,
-    /// people mean the city (they say "state" when they mean the region).
+    /// "Manama", "Coimbra", "São Paulo", "Lisboa": when a region and a city inside it answer to the
+    /// same name, people mean the city (they say "state" when they mean the region).
     private func hasCityOfSameName(_ region: Int, _ hits: [NameIndex.Hit]) -> Bool {
         let area = gazetteer.features[region]
         return hits.contains { hit in
             let other = gazetteer.features[hit.feature]
-            return hit.match != .code && other.kind == .city && other.countryCode == area.countryCode && other.admin1Code == area.admin1Code
+            guard other.kind == .city, other.countryCode == area.countryCode, other.admin1Code == area.admin1Code else { return false }
+            // A city by its own name, or by another when it is the region's namesake ("Lisboa": Lisbon
+            // in Lisbon District); not a village GeoNames also lists as "Montana", nor Salvador, once
+            // called "Bahia".
+            return hit.match == .primary || (hit.match == .alternate && isNamesake(city: other, of: area))
         }
+    }
+
+    /// "Lisbon" of "Lisbon", "Cairo" of "Cairo Governorate".
+    private func isNamesake(city: GeoFeature, of region: GeoFeature) -> Bool {
+        let name = TextNormalizer.normalize(city.name)
+        return name == TextNormalizer.normalize(region.name) || GazetteerLoader.shortRegionNames(region.name[...]).contains(name)
     }
 
     /// How the subject matched: its own name, another name, a code.

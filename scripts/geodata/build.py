@@ -7,7 +7,8 @@ gzip headers carry no timestamp or file name.
 
 Output (tab-separated, UTF-8, one record per line, lists joined with "|"):
   places.tsv.gz     geonameid, name, latitude, longitude, country, admin1 code, population, alternate names
-  admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population, box, other names
+  admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population, box,
+                    official names (ISO 3166-2's, in the region's language), other names
   countries.tsv.gz  country, name, latitude, longitude, population, other names, box
 A box is "west,south,east,north" in degrees (west > east when it crosses the date line), or empty.
 
@@ -28,6 +29,8 @@ import importlib.util
 
 import numpy as np
 import pycountry
+from babel import Locale, UnknownLocaleError
+from babel.languages import get_official_languages
 import zipcodes
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -146,7 +149,7 @@ for (cc, code), name in region_names.items():
     abbreviations = set()
     if cc == "US" and code.isalpha():
         abbreviations.add(code)
-    iso_code, iso_names = iso_joined.get((cc, code), (None, set()))
+    iso_code, official_names, iso_names = iso_joined.get((cc, code), (None, set(), set()))
     if iso_code and not iso_code.isdigit():
         abbreviations.add(iso_code)
     group = members[(cc, code)]
@@ -160,9 +163,13 @@ for (cc, code), name in region_names.items():
         box = None
     # Two or three ASCII letters are codes ("CA", "WA" among Natural Earth's alternates): codes are
     # matched as codes, never as names.
-    others = sorted({clean(n) for n in iso_names if not (len(n) <= 3 and n.isascii())} - {"", name})
+    def usable(names):
+        return {clean(n) for n in names if not (len(n) <= 3 and n.isascii())} - {"", name}
+    official = usable(official_names)
+    others = usable(iso_names) - official
     admin_rows.append([cc, clean(code), name, "|".join(sorted(abbreviations)), coordinate(lat), coordinate(lon),
-                       str(sum(c["population"] or 0 for c in group)), box_field(box), "|".join(others)])
+                       str(sum(c["population"] or 0 for c in group)), box_field(box), "|".join(sorted(official)),
+                       "|".join(sorted(others))])
 
 # --- Countries: Natural Earth label points and names, pycountry names and translations ----------
 translations = []
@@ -194,6 +201,12 @@ for code in sorted(geonames_countries):
         if not capital:
             continue
         lat, lon = capital["latitude"], capital["longitude"]
+    # CLDR: the country's name in each of its official languages ("ไทย", "Монгол", "Svizzera").
+    for language in get_official_languages(code, de_facto=True):
+        try:
+            names.add(clean(Locale.parse(language).territories.get(code, "")))
+        except (ValueError, UnknownLocaleError):
+            continue
     record = pycountry.countries.get(alpha_2=code)
     if record:
         for attribute in ("name", "official_name", "common_name"):
