@@ -9,6 +9,13 @@ let kinds: [(name: String, queries: [String])] = [
                    "Perth, WA", "Innere Stadt, Wien", "San Juan, PR", "1600 Amphitheatre Pkwy, Mountain View, CA 94043"]),
     ("typo", ["Seatle", "San Fransisco", "Philadelpia", "Torronto", "Chicgo", "Barcelonna", "Amsterdm", "Sacremento",
               "Cincinati", "Copenhagan"]),
+    ("region", ["Ontario", "Texas", "Bavaria", "New South Wales", "Tamil Nadu", "Scotland", "Quebec province", "Sicily",
+                "Heilongjiang", "Georgia, United States"]),
+    ("native-script", ["Bayern", "Россия", "日本", "Niedersachsen", "北海道", "ไทย", "Ελλάδα", "Andalucía", "新疆", "Україна"]),
+    ("foreign-address", ["Rue de Rivoli 99, 75001 Paris", "10 Downing Street, London SW1A 2AA", "Dam 1, 1012 JS Amsterdam",
+                         "Friedrichstraße 43, 10117 Berlin", "Melbourne VIC 3000", "Ottawa, ON K1A 0A9", "Osaka 530-0001",
+                         "Mumbai 400001", "Via del Corso 12, 00186 Roma", "São Paulo - SP, 01310-100"]),
+    ("alias", ["Philly", "Burma", "Nippon", "NOLA", "Bombay", "CDMX", "Holland", "Tassie", "Big Apple", "Saigon"]),
     ("no-match", ["asdf", "my house", "test2", "qwerty uiop", "hello world", "lorem ipsum", "keyboard cat", "zzzz",
                   "15 Lawrence Road", "asdfgh"]),
 ]
