@@ -66,14 +66,17 @@ public struct GeocodeResult: Sendable, Equatable, Codable {
     public let accuracy: GeoAccuracy
     /// For regions and countries: the box that shows all of it. Absent for points.
     public let bbox: GeoBounds?
+    /// For `address` and `postcode` answers: the town it lies in, for sharing only the town.
+    public var town: GeocodeTown?
 
     public init(name: String, latitude: Double, longitude: Double, countryCode: String, accuracy: GeoAccuracy,
-                bbox: GeoBounds? = nil) {
+                bbox: GeoBounds? = nil, town: GeocodeTown? = nil) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
         self.countryCode = countryCode
         self.accuracy = accuracy
         self.bbox = bbox
+        self.town = town
     }
 }

@@ -13,7 +13,9 @@ public struct Geocoder: Sendable {
         let query = QueryParser.parse(text)
         if let point = query.coordinates {
             let name = String(format: "%.5f, %.5f", point.latitude, point.longitude)
-            return [GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)]
+            var result = GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)
+            result.town = town(for: result)
+            return [result]
         }
         var results: [GeocodeResult] = []
         let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
@@ -64,7 +66,9 @@ public struct Geocoder: Sendable {
 
     private func zipResult(_ zip: String, _ centroid: Gazetteer.ZipCentroid) -> GeocodeResult {
         let state = gazetteer.regionByCode["US." + centroid.state].map { gazetteer.features[$0].name } ?? centroid.state
-        return GeocodeResult(name: "\(zip) \(centroid.city), \(state), United States", latitude: centroid.latitude,
-                             longitude: centroid.longitude, countryCode: "US", accuracy: .postcode)
+        var result = GeocodeResult(name: "\(zip) \(centroid.city), \(state), United States", latitude: centroid.latitude,
+                                   longitude: centroid.longitude, countryCode: "US", accuracy: .postcode)
+        result.town = town(for: result)
+        return result
     }
 }

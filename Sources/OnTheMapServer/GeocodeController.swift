@@ -31,7 +31,7 @@ struct GeocodeController: Sendable {
         case .failed: throw APIError.unavailable
         }
         let hybrid = HybridGeocoder(offline: geocoder, upstream: upstream, cache: upstreamCache, logger: context.logger)
-        return try JSONResponse.make(GeocodeBody(results: await hybrid.geocode(query, limit: limit)))
+        return try JSONResponse.make(GeocodeBody(input: GeocodeInput(query), results: await hybrid.geocode(query, limit: limit)))
     }
 
     /// `q` (1–200 characters of valid UTF-8 without control characters) and `limit` (1–20, default 5).
@@ -64,6 +64,9 @@ struct GeocodeController: Sendable {
 }
 
 private struct GeocodeBody: Encodable {
+    /// What kind of text `q` was (street, postcode, coordinates, place): the web client offers to
+    /// share only the town for the precise kinds.
+    let input: GeocodeInput
     let results: [GeocodeResult]
 }
 

@@ -20,6 +20,30 @@ import Testing
         }
     }
 
+    /// Issue 12: a region answers with the box that frames it; an address says it was one and
+    /// names the town it lies in, for a student who shares only the town.
+    @Test func regionsCarryABoxAndAddressesTheirTown() async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            let region = try await server.send(.get, "/v1/geocode?q=Ontario&limit=1").object()
+            #expect(region["input"] as? String == "place")
+            let ontario = try #require((region["results"] as? [[String: Any]])?.first)
+            let bbox = try #require(ontario["bbox"] as? [Double])
+            #expect(bbox.count == 4 && bbox[0] < bbox[2] && bbox[1] < bbox[3])
+            #expect(ontario["town"] == nil)
+
+            let address = try await server.send(.get, "/v1/geocode?q=1600%20Amphitheatre%20Pkwy%2C%20Mountain%20View%2C%20CA%2094043&limit=1").object()
+            #expect(address["input"] as? String == "street")
+            let best = try #require((address["results"] as? [[String: Any]])?.first)
+            #expect(best["accuracy"] as? String == "postcode")
+            let town = try #require(best["town"] as? [String: Any])
+            #expect(town["name"] as? String == "Mountain View, California, United States")
+
+            let postcode = try await server.send(.get, "/v1/geocode?q=75001%20Paris&limit=1").object()
+            #expect(postcode["input"] as? String == "postcode")
+            #expect(try await server.send(.get, "/v1/geocode?q=47.6%2C%20-122.3&limit=1").object()["input"] as? String == "coordinates")
+        }
+    }
+
     @Test func defaultLimitIsFive() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let body = try JSONDecoder().decode(GeocodeAnswer.self, from: try await server.send(.get, "/v1/geocode?q=Springfield").data)
@@ -32,7 +56,7 @@ import Testing
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let response = try await server.send(.get, "/v1/geocode?q=\(q)")
             #expect(response.status == .ok)
-            #expect(response.text == #"{"results":[]}"#)
+            #expect(response.text == #"{"input":"place","results":[]}"#)
         }
     }
 

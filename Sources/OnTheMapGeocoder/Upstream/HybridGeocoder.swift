@@ -23,7 +23,11 @@ public struct HybridGeocoder: Sendable {
                 if !cached.isEmpty { return cached }
             } else {
                 do {
-                    let results = try await upstream.search(text, limit: limit)
+                    let results = try await upstream.search(text, limit: limit).map { result in
+                        var located = result
+                        located.town = offline.town(for: result)
+                        return located
+                    }
                     await cache.store(results, for: key)
                     if !results.isEmpty { return results }
                 } catch {

@@ -153,10 +153,9 @@ export async function latestLocations(count) {
   return all;
 }
 
-/** Candidate places for what the student typed, best first. */
-export async function geocode(query) {
-  const answer = await request('GET', `/v1/geocode?q=${encodeURIComponent(query)}&limit=5`);
-  return answer.results;
+/** `{ input, results }`: what kind of text the student typed, and candidate places, best first. */
+export function geocode(query) {
+  return request('GET', `/v1/geocode?q=${encodeURIComponent(query)}&limit=5`);
 }
 
 /** Creates the caller's pin, or updates it when `objectId` names their existing one. */

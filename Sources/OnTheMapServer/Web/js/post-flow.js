@@ -4,6 +4,7 @@ import { geocode, saveLocation } from './api.js';
 import { createMap } from './basemap.js';
 import { el, isBusy, setBusy, setFieldError, showMessage } from './dom.js';
 import { parseSharedLink } from './links.js';
+import { privacyChoice, sharedPlace } from './pin-privacy.js';
 
 const L = window.L;
 const byId = (id) => document.getElementById(id);
@@ -26,12 +27,17 @@ export class PostFlow {
     this.previewPin = null;
     this.existing = null;
     this.candidates = [];
+    this.input = 'place';
     this.chosen = null;
+    this.privacy = null;
     this.link = '';
     byId('post-form').addEventListener('submit', (event) => { event.preventDefault(); this.find(); });
     byId('post-cancel').addEventListener('click', () => this.finish(null));
     byId('preview-back').addEventListener('click', () => this.showForm());
     byId('finish-button').addEventListener('click', () => this.save());
+    for (const input of byId('preview-privacy').querySelectorAll('input')) {
+      input.addEventListener('change', () => this.showShared());
+    }
     byId('post-screen').addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !byId('overwrite-dialog').open) this.finish(null);
     });
@@ -90,7 +96,7 @@ export class PostFlow {
     setBusy(button, true);
     button.textContent = 'Finding…';
     try {
-      this.candidates = await geocode(place);
+      ({ input: this.input, results: this.candidates } = await geocode(place));
     } catch (failure) {
       setFieldError(locationInput, byId('post-location-error'), failure.message);
       locationInput.focus();
@@ -136,12 +142,34 @@ export class PostFlow {
     }
   }
 
-  /** Moves the preview pin to candidate `index`. */
+  /** Picks candidate `index` and offers to share only its town when the text was precise. */
   choose(index) {
     this.chosen = this.candidates[index];
-    byId('preview-name').textContent = this.chosen.name;
-    byId('preview-precision').textContent = precisionLabels[this.chosen.accuracy] || this.chosen.accuracy;
-    const point = [this.chosen.latitude, this.chosen.longitude];
+    this.privacy = privacyChoice(this.input, this.chosen, this.mapString);
+    const fieldset = byId('preview-privacy');
+    fieldset.hidden = !this.privacy;
+    if (this.privacy) {
+      byId('privacy-city').textContent = this.privacy.city.mapString;
+      byId('privacy-exact').textContent = this.privacy.exact.mapString;
+      fieldset.querySelector(`input[value="${this.privacy.initial}"]`).checked = true;
+    }
+    this.showShared();
+  }
+
+  /** What will be posted: the chosen way of sharing, or the candidate itself. */
+  shared() {
+    const way = byId('preview-privacy').querySelector('input:checked');
+    return sharedPlace(this.chosen, this.mapString, this.privacy, way ? way.value : 'exact');
+  }
+
+  /** Moves the preview pin to what will be posted, and frames it. */
+  showShared() {
+    const shared = this.shared();
+    const onlyTown = this.privacy && shared === this.privacy.city;
+    byId('preview-name').textContent = onlyTown ? shared.mapString : this.chosen.name;
+    const accuracy = onlyTown ? 'city' : this.chosen.accuracy;
+    byId('preview-precision').textContent = precisionLabels[accuracy] || accuracy;
+    const point = [shared.latitude, shared.longitude];
     if (this.previewPin) this.previewPin.setLatLng(point);
     else {
       this.previewPin = L.marker(point, {
@@ -150,13 +178,13 @@ export class PostFlow {
       }).addTo(this.previewMap);
     }
     const limit = this.previewMap.hasTiles ? this.previewMap.getMaxZoom() : offlineZoomLimit;
-    const box = this.chosen.bbox;
+    const box = onlyTown ? null : this.chosen.bbox;
     if (box) {
       // [west, south, east, north]; across the date line east is carried past 180 for Leaflet.
       const east = box[2] < box[0] ? box[2] + 360 : box[2];
       this.previewMap.fitBounds([[box[1], box[0]], [box[3], east]], { padding: [20, 20], maxZoom: limit });
     } else {
-      this.previewMap.setView(point, Math.min(zoomFor[this.chosen.accuracy] || 8, limit));
+      this.previewMap.setView(point, Math.min(zoomFor[accuracy] || 8, limit));
     }
   }
 
@@ -168,10 +196,8 @@ export class PostFlow {
     showMessage(error, '');
     setBusy(button, true);
     try {
-      const fields = {
-        mapString: this.mapString, mediaURL: this.link,
-        latitude: this.chosen.latitude, longitude: this.chosen.longitude,
-      };
+      const { mapString, latitude, longitude } = this.shared();
+      const fields = { mapString, mediaURL: this.link, latitude, longitude };
       const saved = await saveLocation(this.existing && this.existing.objectId, fields);
       this.finish((this.existing && this.existing.objectId) || saved.objectId);
     } catch (failure) {
