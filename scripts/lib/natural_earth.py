@@ -45,10 +45,18 @@ def read_dbf(data):
         start = header_length + index * record_length + 1
         record = {}
         for name, length in fields:
-            record[name] = data[start:start + length].decode("utf-8", "replace").replace("\0", "").strip()
+            record[name] = text(data[start:start + length]).replace("\0", "").strip()
             start += length
         records.append(record)
     return records
+
+
+def text(raw):
+    """A field's text: UTF-8, or Windows-1252 where a file is older (populated places: "København")."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", "replace")
 
 
 def signed_area(ring):

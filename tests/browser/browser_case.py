@@ -47,12 +47,12 @@ def shared_server():
 
 class BrowserTest(unittest.TestCase):
     """A Chromium window on the shared server. Tests of one class run in name order and share it."""
-    width, height, mobile = 1280, 800, False
+    width, height, mobile, language = 1280, 800, False, "en-US"
 
     @classmethod
     def setUpClass(cls):
         cls.server = shared_server()
-        cls.driver = chromium(cls.width, cls.height, cls.mobile)
+        cls.driver = chromium(cls.width, cls.height, cls.mobile, cls.language)
         # Leaflet replaces popups and markers as the view changes: an element found a moment ago
         # may be gone, which only means "look again".
         cls.wait = WebDriverWait(cls.driver, 20, ignored_exceptions=[StaleElementReferenceException])

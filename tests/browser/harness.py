@@ -115,13 +115,15 @@ class Server:
         return body["objectId"]
 
 
-def chromium(width=1280, height=800, mobile=False):
-    """Headless Debian Chromium (as root it needs --no-sandbox), recording CSP violations."""
+def chromium(width=1280, height=800, mobile=False, language="en-US"):
+    """Headless Debian Chromium (as root it needs --no-sandbox), recording CSP violations, with
+    `language` as the reader's preferred language."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--no-first-run", "--disable-extensions", "--lang=en-US", f"--window-size={width},{height}"):
+                     "--no-first-run", "--disable-extensions", f"--lang={language}", f"--window-size={width},{height}"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     if mobile:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True},

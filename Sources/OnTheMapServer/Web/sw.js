@@ -1,12 +1,12 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v3';
+const SHELL_CACHE = 'onthemap-shell-v4';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
-  '/', '/app.css', '/icon.svg', '/config.json', '/basemap/natural-earth.json',
+  '/', '/app.css', '/icon.svg', '/config.json', '/basemap/index.json', '/basemap/world.json',
   '/js/main.js', '/js/api.js', '/js/auth-screens.js', '/js/basemap.js', '/js/dom.js', '/js/links.js',
-  '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js', '/js/post-list.js',
+  '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/map-labels.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js', '/js/post-list.js',
   '/js/time.js',
   '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet.markercluster.js',
   '/vendor/leaflet/MarkerCluster.css', '/vendor/leaflet/MarkerCluster.Default.css',
@@ -40,7 +40,9 @@ self.addEventListener('fetch', (event) => {
     // The app's one page, whatever its query; other pages of this origin (API answers opened
     // in a tab) are none of the worker's business.
     event.respondWith(networkFirst(event.request, SHELL_CACHE, false, '/'));
-  } else if (SHELL_FILES.includes(url.pathname)) {
+  } else if (SHELL_FILES.includes(url.pathname) || url.pathname.startsWith('/basemap/')) {
+    // The basemap's detail squares and names are kept as they are seen: the places a student
+    // looked at stay drawn offline.
     event.respondWith(networkFirst(event.request, SHELL_CACHE, false));
   }
 });

@@ -1,0 +1,136 @@
+// Place names on the offline basemap: countries, then capitals, regions and other cities, each
+// from its own zoom, in the reader's language where the basemap has the name, and never two
+// overlapping: a name that would touch one already placed is left out. Laid out again after each
+// move or zoom (hidden while a zoom animates, so zooming among thousands of pins stays smooth).
+const L = window.L;
+
+const MAX_LABELS = 250;
+const fonts = {
+  country: '600 13px system-ui, sans-serif',
+  capital: '600 12px system-ui, sans-serif',
+  region: 'italic 12px system-ui, sans-serif',
+  city: '12px system-ui, sans-serif',
+};
+// Ahead in the queue for a place on the map.
+const order = { country: 0, capital: 1, region: 2, city: 3 };
+
+/** The basemap language for this reader: their first preferred language the basemap has. */
+export function labelLanguage(available, preferred = navigator.languages || [navigator.language]) {
+  for (const tag of preferred) {
+    const lower = String(tag).toLowerCase();
+    if (lower.startsWith('zh')) return /hant|tw|hk|mo/.test(lower) ? 'zht' : 'zh';
+    const base = lower.split('-')[0];
+    if (available.includes(base)) return base;
+  }
+  return 'en';
+}
+
+function fetchJSON(path) {
+  return fetch(path).then((response) => (response.ok ? response.json() : []));
+}
+
+export class MapLabels {
+  constructor(map, index) {
+    this.map = map;
+    this.index = index;
+    this.language = labelLanguage(index.languages);
+    this.countries = [];
+    this.regions = null;
+    this.cities = new Map();   // source (world or a detail square) → its cities
+    this.elements = new Map(); // label key → its element
+    this.pane = map.createPane('labels');
+    this.pane.classList.add('map-labels');
+    this.pane.setAttribute('aria-hidden', 'true');
+    this.measure = document.createElement('canvas').getContext('2d');
+    fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((labels) => {
+      this.countries = labels;
+      this.layout();
+    });
+    map.on('zoomstart', () => { this.pane.hidden = true; });
+    map.on('zoomend moveend resize', () => this.layout());
+  }
+
+  addCities(source, cities) {
+    if (this.cities.has(source)) return;
+    this.cities.set(source, cities);
+    this.layout();
+  }
+
+  /** Regions are wanted from the zoom where detail starts; loaded then, once. */
+  wantRegions() {
+    if (this.regions !== null) return;
+    this.regions = [];
+    fetchJSON(`/basemap/labels/${this.language}/regions.json`).then((labels) => {
+      this.regions = labels;
+      this.layout();
+    });
+  }
+
+  /** Every label that may show at this zoom, most important first. */
+  candidates(zoom) {
+    const found = [];
+    for (const [lon, lat, minZoom, name] of this.countries) if (minZoom <= zoom) found.push({ kind: 'country', lon, lat, minZoom, name });
+    for (const cities of this.cities.values()) {
+      for (const [lon, lat, minZoom, name, capital] of cities) {
+        if (minZoom <= zoom) found.push({ kind: capital ? 'capital' : 'city', lon, lat, minZoom, name });
+      }
+    }
+    if (zoom >= this.index.detailFromZoom) {
+      this.wantRegions();
+      for (const [lon, lat, minZoom, name] of this.regions) if (minZoom <= zoom) found.push({ kind: 'region', lon, lat, minZoom, name });
+    }
+    return found.sort((a, b) => order[a.kind] - order[b.kind] || a.minZoom - b.minZoom);
+  }
+
+  /** The label's box in container pixels: centred for areas, beside its dot for a city. */
+  box(label, point) {
+    this.measure.font = fonts[label.kind];
+    const width = Math.ceil(this.measure.measureText(label.kind === 'country' ? label.name.toUpperCase() : label.name).width)
+      + (label.kind === 'country' ? label.name.length : 0);
+    const height = 16;
+    if (label.kind === 'country' || label.kind === 'region') {
+      return { left: point.x - width / 2, top: point.y - height / 2, right: point.x + width / 2, bottom: point.y + height / 2 };
+    }
+    return { left: point.x - 4, top: point.y - height / 2, right: point.x + 8 + width, bottom: point.y + height / 2 };
+  }
+
+  layout() {
+    const map = this.map;
+    const zoom = map.getZoom();
+    const size = map.getSize();
+    const placed = [];
+    const used = new Set();
+    for (const label of this.candidates(zoom)) {
+      if (placed.length >= MAX_LABELS) break;
+      const point = map.latLngToContainerPoint([label.lat, label.lon]);
+      if (point.x < 0 || point.y < 0 || point.x > size.x || point.y > size.y) continue;
+      const box = this.box(label, point);
+      if (box.left < 2 || box.top < 2 || box.right > size.x - 2 || box.bottom > size.y - 2) continue;
+      const padded = { left: box.left - 3, top: box.top - 2, right: box.right + 3, bottom: box.bottom + 2 };
+      if (placed.some((other) => padded.left < other.right && other.left < padded.right && padded.top < other.bottom && other.top < padded.bottom)) continue;
+      placed.push(box);
+      const key = `${label.kind}|${label.name}|${label.lon}|${label.lat}`;
+      used.add(key);
+      this.place(key, label, map.containerPointToLayerPoint([box.left, box.top]));
+    }
+    for (const [key, element] of this.elements) {
+      if (!used.has(key)) {
+        element.remove();
+        this.elements.delete(key);
+      }
+    }
+    this.pane.hidden = false;
+    this.pane.dataset.labels = String(placed.length);
+  }
+
+  place(key, label, layerPoint) {
+    let element = this.elements.get(key);
+    if (!element) {
+      element = L.DomUtil.create('div', `map-label map-label-${label.kind}`, this.pane);
+      element.dataset.kind = label.kind;
+      element.textContent = label.name;
+      this.elements.set(key, element);
+    }
+    L.DomUtil.setPosition(element, layerPoint);
+  }
+}
