@@ -25,7 +25,7 @@ import Testing
         ("/app.css", "text/css; charset=utf-8"),
         ("/icon.svg", "image/svg+xml"),
         ("/basemap/world.json", "application/json; charset=utf-8"),
-        ("/basemap/detail/6-1.json", "application/json; charset=utf-8"),
+        ("/basemap/detail/13-2.json", "application/json; charset=utf-8"),
         ("/basemap/labels/ja/countries.json", "application/json; charset=utf-8"),
         ("/vendor/leaflet/leaflet.js", "text/javascript; charset=utf-8"),
         ("/vendor/leaflet/leaflet.markercluster.js", "text/javascript; charset=utf-8"),

@@ -5,7 +5,7 @@ Usage: build.py <natural-earth-dir> <output-dir> <gazetteer-dir>
 Output (all JSON; the web client loads what the view needs):
   index.json               what exists: detail tiles, languages, the zoom where detail starts
   world.json               zoom below 4: 1:110m land (lakes are holes), borders, rivers, big cities
-  detail/<x>-<y>.json      zoom 4 and up, one per 30° square with land: 1:50m land, borders and
+  detail/<x>-<y>.json      zoom 4 and up, one per 15° square with land: 1:50m land, borders and
                            rivers, 1:10m first-level boundaries, the other cities
   labels/<lang>/countries.json, labels/<lang>/regions.json   names in one language
 Geometry files are GeoJSON FeatureCollections (feature kinds land, border, admin1, river) with a
@@ -24,7 +24,7 @@ import labels
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from natural_earth import read_dbf  # noqa: E402
 
-TILE = 30
+TILE = 15
 DETAIL_FROM_ZOOM = 4
 ATTRIBUTION = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
 
@@ -97,7 +97,7 @@ def main(source, output, gazetteer):
     write(os.path.join(output, "world.json"),
           collection(world, [c for c in city_labels if c[2] < DETAIL_FROM_ZOOM]))
 
-    # Detail by 30° square.
+    # Detail by 15° square.
     land = geometry.polygons(ne("50m", "land") + ".shp", 0.01, 0.0005)
     borders = geometry.polylines(ne("50m", "admin_0_boundary_lines_land") + ".shp", 0.01)
     admin1 = geometry.polylines(ne("10m", "admin_1_states_provinces_lines") + ".shp", 0.02)

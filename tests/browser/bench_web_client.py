@@ -80,9 +80,9 @@ def zoom_frames(driver, steps=4):
     for key in ["+"] * steps + ["-"] * steps:
         driver.switch_to.active_element.send_keys(key)
         WebDriverWait(driver, 30).until(lambda d: d.execute_script(
+            "const labels = document.querySelector('#map .leaflet-labels-pane');"
             "return !document.querySelector('#map .leaflet-zoom-anim')"
-            " && document.getElementById('map').dataset.basemap === 'ready'"
-            " && !document.querySelector('#map .leaflet-labels-pane').hidden"))
+            " && document.getElementById('map').dataset.basemap !== 'loading' && !(labels && labels.hidden)"))
         time.sleep(0.3)
     driver.execute_script("window.__recording = false")
     frames = driver.execute_script("return window.__frames")

@@ -1,5 +1,5 @@
 // A Leaflet map drawn from the committed Natural Earth basemap, loaded by zoom and place: the
-// world at a glance first (about 50 KB), then 30° squares of detail for what the view shows from
+// world at a glance first (about 50 KB), then 15° squares of detail for what the view shows from
 // zoom 4. Place names come from map-labels.js. The operator's online tiles go on top only when
 // configured. Works offline (the service worker keeps what was seen).
 import { clientConfig } from './api.js';
@@ -48,9 +48,22 @@ function detailTile(name) {
 /** Leaflet layers for one geometry file, by kind. */
 function layersOf(data, renderer) {
   const layers = {};
+  for (const feature of data.features) layers[feature.properties.kind] = layerOf(feature, renderer);
+  return layers;
+}
+
+function layerOf(feature, renderer) {
+  return L.geoJSON(feature, { style: styles[feature.properties.kind], renderer, interactive: false });
+}
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** The same, one kind per frame: a square of detail never holds up a frame of a zoom or a pan. */
+async function layersOfInSteps(data, renderer) {
+  const layers = {};
   for (const feature of data.features) {
-    const kind = feature.properties.kind;
-    layers[kind] = L.geoJSON(feature, { style: styles[kind], renderer, interactive: false });
+    await nextFrame();
+    layers[feature.properties.kind] = layerOf(feature, renderer);
   }
   return layers;
 }
@@ -64,7 +77,8 @@ class Basemap {
     this.map = map;
     this.index = index;
     this.labels = labels;
-    this.renderer = L.canvas({ padding: 0.5 });
+    // Little drawn beyond the view: a smaller canvas to repaint and to scale while zooming.
+    this.renderer = L.canvas({ padding: 0.1 });
     this.world = layersOf(world, this.renderer);
     this.available = new Set(index.tiles);
     this.shown = new Map();   // tile name → its layers, on the map
@@ -114,8 +128,8 @@ class Basemap {
     if (this.loading?.has(name)) return;
     (this.loading ??= new Set()).add(name);
     this.pending += 1;
-    detailTile(name).then((data) => {
-      this.loaded.set(name, layersOf(data, this.renderer));
+    detailTile(name).then(async (data) => {
+      this.loaded.set(name, await layersOfInSteps(data, this.renderer));
       this.labels.addCities(name, data.cities);
     }).catch(() => {}).finally(() => {
       this.loading.delete(name);

@@ -50,6 +50,9 @@ export class PinMap {
     this.map = await createMap(this.element);
     this.clusters = L.markerClusterGroup({
       chunkedLoading: true,
+      // No flying markers between zoom levels: with thousands of pins the animation's frames took
+      // up to 100 ms (BENCHMARKS.md, zooming among all posts).
+      animate: false,
       showCoverageOnHover: false,
       spiderfyOnMaxZoom: true,
       maxClusterRadius: 60,
