@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh run    what `make run` needs
 #   scripts/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests,
 #                                  Chromium, its driver and Selenium for the browser tests, PostgreSQL's server for
-#                                  the throwaway clusters of scripts/postgres-test.sh)
+#                                  the throwaway clusters of scripts/postgres-test.sh; Schemathesis and axe-core from
+#                                  PyPI under .build)
 #   scripts/install-deps.sh bench  what `make bench` needs (wrk, and the browser for the web client's figures)
 set -euo pipefail
 
@@ -49,5 +50,15 @@ if [ "$purpose" = test ]; then
         echo "Installing schemathesis into $venv"
         python3 -m venv "$venv"
         "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
+    fi
+    # axe-core for the browser tests' accessibility checks: the PyPI wheel of axe-playwright-python
+    # 0.1.8 bundles axe 4.12.1 (only its axe.min.js is used; the package itself is not installed).
+    axe_dir="$(cd "$(dirname "$0")/.." && pwd)/.build/axe"
+    if [ ! -f "$axe_dir/axe.min.js" ]; then
+        echo "Fetching axe-core into $axe_dir"
+        "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$axe_dir" "axe-playwright-python==0.1.8"
+        "$venv/bin/python" -c 'import glob, sys, zipfile
+wheel = glob.glob(sys.argv[1] + "/axe_playwright_python-0.1.8-*.whl")[0]
+open(sys.argv[1] + "/axe.min.js", "wb").write(zipfile.ZipFile(wheel).read("axe_playwright_python/axe.min.js"))' "$axe_dir"
     fi
 fi

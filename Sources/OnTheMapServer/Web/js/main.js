@@ -12,7 +12,7 @@ import { clockTime } from './time.js';
 const byId = (id) => document.getElementById(id);
 const state = {
   me: null, latest: [], shown: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0,
-  liveState: null, syncedAt: null, offline: false,
+  liveState: null, syncedAt: null, offline: false, focusOnReturn: null,
 };
 const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen'];
 const live = new LiveView(state, {
@@ -67,6 +67,9 @@ async function load({ keepView = false, quiet = false } = {}) {
     setBusy(button, true);
     setStatus('Loading the latest posts…');
     byId('map').dataset.ready = 'false';
+    // An empty list says it is loading rather than showing nothing.
+    byId('list-loading').hidden = byId('post-list').children.length > 0;
+    if (!byId('list-loading').hidden) byId('list-empty').hidden = true;
   }
   try {
     trackOfflineCopies();
@@ -74,6 +77,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     const [caller, latest, pins] = await Promise.all([
       me(), latestLocations(100), state.pinCount === '100' ? null : latestLocations(state.pinCount === 'all' ? 'all' : Number(state.pinCount)),
     ]);
+    await state.pinMap.open();   // on a first visit, the basemap may still be on its way
     if (generation !== state.loads) return;
     performance.mark('pins-data');
     state.me = caller;
@@ -83,6 +87,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     // Your own pin is always on the map, even when it is older than the posts shown.
     if (caller.location && !shown.some((item) => item.objectId === mine)) shown.push(caller.location);
     state.shown = shown;
+    byId('list-loading').hidden = true;
     renderPostList(byId('post-list'), byId('list-empty'), latest, mine);
     await state.pinMap.show(shown, mine, { keepView: keepView || quiet });
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -98,6 +103,7 @@ async function load({ keepView = false, quiet = false } = {}) {
       if (!quiet || byId('status').classList.contains('error')) setStatus(summary(state));
     }
   } catch (failure) {
+    if (generation === state.loads) byId('list-loading').hidden = true;
     if (generation === state.loads && !quiet) failed(failure, () => load());
   } finally {
     if (generation === state.loads && !quiet) setBusy(button, false);
@@ -119,8 +125,21 @@ async function route() {
   }
 }
 
+/**
+ * Focus once the app screen shows: on what asked for it (`state.focusOnReturn`, the opener of a
+ * screen that closed), else on the main content when focus was left on nothing (after login).
+ */
+function placeFocus() {
+  const wanted = state.focusOnReturn;
+  state.focusOnReturn = null;
+  const active = document.activeElement;
+  if (wanted) wanted.focus({ preventScroll: true });
+  else if (!active || active === document.body || active.closest('[hidden]')) byId('main-content').focus({ preventScroll: true });
+}
+
 async function showTab(tab) {
   showScreen('app-screen');
+  placeFocus();
   for (const name of ['map', 'list']) {
     byId(`tab-${name}`).setAttribute('aria-selected', String(name === tab));
     byId(`tab-${name}`).tabIndex = name === tab ? 0 : -1;
@@ -128,8 +147,12 @@ async function showTab(tab) {
   }
   if (!state.pinMap) {
     state.pinMap = new PinMap(byId('map'));
+    // The list can fill while the map's basemap is still on its way.
+    const posts = load();
+    byId('map-loading').hidden = false;
     await state.pinMap.open();
-    await load();
+    byId('map-loading').hidden = true;
+    await posts;
   }
   live.start();
   if (tab === 'map') state.pinMap.resize();
@@ -149,8 +172,10 @@ async function openPostFlow() {
 
 /** After posting: back to the map, centred on the new pin with its popup open. */
 async function postFinished(objectId) {
+  // Back on the button that opened the post flow (with the new pin's popup showing).
+  state.focusOnReturn = byId('post-button');
   location.hash = '#/map';
-  if (!objectId) { byId('post-button').focus(); return; }
+  if (!objectId) return;
   await load({ keepView: true });
   state.pinMap.focus(objectId);
 }

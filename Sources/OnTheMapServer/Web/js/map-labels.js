@@ -69,7 +69,9 @@ export class MapLabels {
   /** Every label that may show at this zoom, most important first. */
   candidates(zoom) {
     const found = [];
-    for (const [lon, lat, minZoom, name] of this.countries) if (minZoom <= zoom) found.push({ kind: 'country', lon, lat, minZoom, name });
+    // Natural Earth's label zooms assume a desktop-sized world; a phone's whole world is a zoom
+    // smaller, and the overlap test keeps the names apart anyway: countries one zoom early.
+    for (const [lon, lat, minZoom, name] of this.countries) if (minZoom <= zoom + 1) found.push({ kind: 'country', lon, lat, minZoom, name });
     for (const cities of this.cities.values()) {
       for (const [lon, lat, minZoom, name, capital] of cities) {
         if (minZoom <= zoom) found.push({ kind: capital ? 'capital' : 'city', lon, lat, minZoom, name });

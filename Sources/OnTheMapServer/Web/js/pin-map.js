@@ -43,10 +43,17 @@ export class PinMap {
     this.mine = null;
     this.myObjectId = null;
     this.fitWhenShown = false;
+    this.popupFor = null;     // the objectId whose popup is open
+    this.popupOpener = null;  // the pin element that opened it, for Escape to return to
   }
 
-  /** Draws the basemap; call once before `show`. */
-  async open() {
+  /** Draws the basemap, once; `show` waits for it. */
+  open() {
+    this.opening ??= this.create();
+    return this.opening;
+  }
+
+  async create() {
     this.map = await createMap(this.element);
     this.clusters = L.markerClusterGroup({
       chunkedLoading: true,
@@ -59,7 +66,16 @@ export class PinMap {
       iconCreateFunction: clusterIcon,
     });
     this.clusters.on('click', (event) => this.openPopup(event.layer));
-    this.clusters.on('keypress', (event) => { if (isActivation(event)) this.openPopup(event.layer); });
+    this.clusters.on('keypress', (event) => { if (isActivation(event)) this.openPopup(event.layer, { fromKeyboard: true }); });
+    // Escape closes a popup and gives focus back to the pin that opened it (Leaflet's own Escape
+    // works only while the map itself has focus, not a pin or the popup's link).
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || !this.popupFor) return;
+      event.stopPropagation();
+      const opener = this.popupOpener;
+      this.map.closePopup();
+      if (opener && opener.isConnected) opener.focus();
+    });
     this.map.addLayer(this.clusters);
     this.map.on('popupclose', () => { this.popupFor = null; });
     this.fitControl().addTo(this.map);
@@ -140,7 +156,7 @@ export class PinMap {
     this.markers.set(location.objectId, marker);
     if (isMine) {
       marker.on('click', () => this.openPopup(marker));
-      marker.on('keypress', (event) => { if (isActivation(event)) this.openPopup(marker); });
+      marker.on('keypress', (event) => { if (isActivation(event)) this.openPopup(marker, { fromKeyboard: true }); });
     }
     return marker;
   }
@@ -186,13 +202,19 @@ export class PinMap {
    * Opens the popup of a pin. One popup at a time, built when asked for rather than bound to
    * each of thousands of markers; tapping the map elsewhere closes it (Leaflet's default).
    */
-  openPopup(marker) {
-    L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
+  openPopup(marker, { fromKeyboard = false } = {}) {
+    const popup = L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
       .setLatLng(marker.getLatLng())
       .setContent(popupContent(marker.location, marker.isMine))
       .openOn(this.map);
     // After openOn, whose closing of the previous popup clears it.
     this.popupFor = marker.location.objectId;
+    this.popupOpener = marker.getElement() || null;
+    // From the keyboard, the link is the next thing wanted: focus goes there, not 40 pins away.
+    if (fromKeyboard) {
+      const link = popup.getElement() && popup.getElement().querySelector('.popup-link, a[href]');
+      if (link) link.focus({ preventScroll: true });
+    }
   }
 
   /** Leaflet needs this after its container was hidden or resized. */
