@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OnTheMapModel
@@ -60,7 +61,20 @@ enum StaticAssetLoader {
         let description: String
     }
 
+    /// Folders already read, by path and prefix: the files never change while the process runs,
+    /// and a process may start many servers (the test suites start hundreds, each of which read
+    /// and hashed the basemap's 7 MB until they starved each other of threads).
+    private static let loaded = NIOLockedValueBox<[String: [String: StaticAsset]]>([:])
+
     static func load(directory: URL, prefix: String) throws -> [String: StaticAsset] {
+        let key = prefix + "\u{0}" + directory.standardizedFileURL.path
+        if let assets = loaded.withLockedValue({ $0[key] }) { return assets }
+        let assets = try read(directory: directory, prefix: prefix)
+        loaded.withLockedValue { $0[key] = assets }
+        return assets
+    }
+
+    private static func read(directory: URL, prefix: String) throws -> [String: StaticAsset] {
         let files = FileManager.default.enumerator(
             at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         guard let files else { throw LoadError(description: "cannot read \(directory.path)") }
