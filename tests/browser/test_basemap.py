@@ -15,7 +15,7 @@ class BerlinMap(BrowserTest):
     def setUpClass(cls):
         super().setUpClass()
         cls.server = Server(BINARY)
-        cls.server.start(wait_for_geocoder=False)
+        cls.server.start()
         token = cls.server.sign_up("Lise", "Meitner", "lise@example.com")
         cls.server.post_location(token, "Berlin, Germany", "https://lise.example.com", 52.52, 13.405)
 
@@ -93,3 +93,26 @@ class BasemapLabelsInJapanese(BerlinMap):
         self.assertTrue({"ブランデンブルク", "ザクセン", "ブランデンブルク州"} & texts, texts)
         self.assert_readable(self.labels())
         self.screenshot("labels-ja")
+
+
+class RegionPreview(BerlinMap):
+    def test_the_preview_of_a_region_frames_the_region(self):
+        self.open_on_berlin()
+        self.by_id("post-button").click()
+        self.visible("overwrite-confirm").click()
+        self.type_into("post-location", "Ontario")
+        self.type_into("post-link", "lise.example.com")
+        self.by_id("find-button").click()
+        self.visible("post-preview")
+        self.assertEqual(self.by_id("preview-name").text, "Ontario, Canada")
+        status, answer = self.server.call("GET", "/v1/geocode?q=Ontario&limit=1")
+        west, south, east, north = answer["results"][0]["bbox"]
+        self.wait.until(lambda d: d.find_element(By.ID, "preview-map").get_attribute("data-view"))
+        view = [float(v) for v in self.by_id("preview-map").get_attribute("data-view").split(",")]
+        self.assertLessEqual(view[0], west + 0.5)
+        self.assertLessEqual(view[1], south + 0.5)
+        self.assertGreaterEqual(view[2], east - 0.5)
+        self.assertGreaterEqual(view[3], north - 0.5)
+        self.assertLess(view[2] - view[0], 3 * (east - west), "framed, not the whole world")
+        self.screenshot("preview-region")
+        self.by_id("post-cancel").click()

@@ -124,6 +124,8 @@ export class PostFlow {
     byId('preview-link').textContent = this.link;
     if (!this.previewMap) {
       this.previewMap = await createMap(byId('preview-map'));
+      // What the preview frames, as "west,south,east,north" (read by the browser tests).
+      this.previewMap.on('moveend', () => { byId('preview-map').dataset.view = this.previewMap.getBounds().toBBoxString(); });
     }
     this.previewMap.invalidateSize();
     this.renderCandidates();
