@@ -48,10 +48,17 @@ def shared_server():
 class BrowserTest(unittest.TestCase):
     """A Chromium window on the shared server. Tests of one class run in name order and share it."""
     width, height, mobile, language = 1280, 800, False, "en-US"
+    # A server of the class's own (an empty database, the geocoder loaded) instead of the shared
+    # one, for tests whose pins must not meet other classes' pins.
+    own_server = False
 
     @classmethod
     def setUpClass(cls):
-        cls.server = shared_server()
+        if cls.own_server:
+            cls.server = Server(BINARY)
+            cls.server.start()
+        else:
+            cls.server = shared_server()
         cls.driver = chromium(cls.width, cls.height, cls.mobile, cls.language)
         # Leaflet replaces popups and markers as the view changes: an element found a moment ago
         # may be gone, which only means "look again".
@@ -60,6 +67,8 @@ class BrowserTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.driver.quit()
+        if cls.own_server:
+            cls.server.remove()
 
     def tearDown(self):
         self.screenshot(self._testMethodName)

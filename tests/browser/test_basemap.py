@@ -4,25 +4,19 @@ detail loads by place as the view needs it."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_case import BINARY, BrowserTest
-from harness import Server
+from browser_case import BrowserTest
 
 
 class BerlinMap(BrowserTest):
     """One student in Berlin, on a server of their own: the map opens framed on the pin at zoom 6."""
 
+    own_server = True
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.server = Server(BINARY)
-        cls.server.start()
         token = cls.server.sign_up("Lise", "Meitner", "lise@example.com")
         cls.server.post_location(token, "Berlin, Germany", "https://lise.example.com", 52.52, 13.405)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        cls.server.remove()
 
     def labels(self):
         """Every place name drawn, with its box on the screen."""

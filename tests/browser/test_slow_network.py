@@ -1,8 +1,7 @@
 """Issue 12: a first visit over a throttled "slow 4G" connection (Chromium's network conditions:
 150 ms round trips, 1.6 Mbit/s down). The map is drawn from at most about 150 KB of basemap, before
 its detail has arrived, and the map and the list say they are loading while they wait."""
-from browser_case import BINARY, BrowserTest
-from harness import Server
+from browser_case import BrowserTest
 
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 # Records whether the loading messages were ever shown, from the first moment of the page.
@@ -18,18 +17,13 @@ new MutationObserver(() => {
 
 
 class SlowFirstVisit(BrowserTest):
+    own_server = True
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.server = Server(BINARY)
-        cls.server.start(wait_for_geocoder=False)
         token = cls.server.sign_up("Mary", "Jackson", "mary@example.com")
         cls.server.post_location(token, "Hampton, VA", "https://mary.example.com", 37.03, -76.35)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        cls.server.remove()
 
     def test_the_map_is_drawn_before_the_basemap_detail_arrives(self):
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_LOADING})
