@@ -18,6 +18,8 @@ public final class Gazetteer: Sendable {
     let stopwords: Set<String>
     /// aliases.tsv, read: each alias as written → its target feature (for AliasTests).
     let aliases: [(alias: String, feature: Int)]
+    /// The cities by 1° cell, for the town a point lies in.
+    let cityGrid: CityGrid
 
     struct ZipCentroid: Sendable {
         let latitude: Double
@@ -37,6 +39,7 @@ public final class Gazetteer: Sendable {
         self.zips = zips
         self.stopwords = stopwords
         self.aliases = aliases
+        self.cityGrid = CityGrid(features)
     }
 
     /// The data shipped with the module.

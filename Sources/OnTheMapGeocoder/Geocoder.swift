@@ -9,8 +9,25 @@ public struct Geocoder: Sendable {
     /// Up to `limit` answers, best first; empty for junk, for text that names no place, and for an
     /// address whose town cannot be found.
     public func geocode(_ text: String, limit: Int = 5) -> [GeocodeResult] {
-        guard limit > 0, text.unicodeScalars.count <= 1000 else { return [] }
-        let query = QueryParser.parse(text)
+        lookup(text, limit: limit).results
+    }
+
+    /// The answers, with what kind of text was typed (read from the same parse).
+    public func lookup(_ text: String, limit: Int = 5) -> GeocodeAnswer {
+        answer(Self.parse(text), limit: limit)
+    }
+
+    /// The parse of `text`; nil for text far too long to name a place.
+    static func parse(_ text: String) -> ParsedQuery? {
+        text.unicodeScalars.count <= 1000 ? QueryParser.parse(text) : nil
+    }
+
+    func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
+        guard limit > 0, let query else { return GeocodeAnswer(input: .place, results: []) }
+        return GeocodeAnswer(input: GeocodeInput(query), results: results(for: query, limit: limit))
+    }
+
+    func results(for query: ParsedQuery, limit: Int) -> [GeocodeResult] {
         if let point = query.coordinates {
             let name = String(format: "%.5f, %.5f", point.latitude, point.longitude)
             var result = GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)
@@ -30,12 +47,6 @@ public struct Geocoder: Sendable {
             if !results.contains(where: { $0.name == result.name }) { results.append(result) }
         }
         return Array(results.prefix(limit))
-    }
-
-    /// Whether the text holds a street part ("1600 Amphitheatre Pkwy, …"): what only an online
-    /// geocoder can place precisely.
-    public static func isStreetLevel(_ text: String) -> Bool {
-        QueryParser.parse(text).hadStreet
     }
 
     private func accuracy(of feature: GeoFeature) -> GeoAccuracy {

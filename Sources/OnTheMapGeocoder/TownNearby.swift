@@ -1,3 +1,5 @@
+import Foundation
+
 /// The town a precise answer lies in, for a student who shares only their town (issue 12, item 7).
 extension Geocoder {
     /// Towns this large are preferred when one is this near: sharing "the town" should not name a
@@ -11,14 +13,15 @@ extension Geocoder {
         return town(near: result.latitude, result.longitude)
     }
 
-    /// The nearest town of 15,000 people or more within 40 km, else the nearest place of any size.
-    /// A scan of every place: it runs for precise answers only, a few per post.
+    /// The nearest town of 15,000 people or more within 40 km, else the nearest place of any size
+    /// (within a degree of latitude and two of longitude).
     public func town(near latitude: Double, _ longitude: Double) -> GeocodeTown? {
         var nearestLarge: (distance: Double, feature: Int)?
         var nearest: (distance: Double, feature: Int)?
         let probe = GeoFeature(kind: .city, name: "", latitude: latitude, longitude: longitude, countryCode: "", admin1Code: "", population: 0)
-        for (index, feature) in gazetteer.features.enumerated() where feature.kind == .city {
-            guard abs(feature.latitude - latitude) < 1, abs(feature.longitude - longitude) < 2 else { continue }
+        gazetteer.cityGrid.forEachCity(near: latitude, longitude, latitudeSpan: 1, longitudeSpan: 2) { index in
+            let feature = gazetteer.features[index]
+            guard abs(feature.latitude - latitude) < 1, abs(remainder(feature.longitude - longitude, 360)) < 2 else { return }
             let distance = QualifierHits.kilometres(probe, feature)
             if distance < nearest?.distance ?? .infinity { nearest = (distance, index) }
             if feature.population >= Self.townPopulation, distance <= Self.townReach, distance < nearestLarge?.distance ?? .infinity {
@@ -44,6 +47,12 @@ public struct GeocodeTown: Sendable, Equatable, Codable {
     }
 }
 
+/// Answers and what kind of text they answer.
+public struct GeocodeAnswer: Sendable {
+    public let input: GeocodeInput
+    public let results: [GeocodeResult]
+}
+
 /// What kind of text was typed: a privacy choice is offered for the precise kinds.
 public enum GeocodeInput: String, Sendable, Codable {
     /// A street address ("1600 Amphitheatre Pkwy, …").
@@ -55,8 +64,7 @@ public enum GeocodeInput: String, Sendable, Codable {
     /// A place: town, region, country.
     case place
 
-    public init(_ text: String) {
-        let query = QueryParser.parse(text)
+    init(_ query: ParsedQuery) {
         self = query.coordinates != nil ? .coordinates : query.hadStreet ? .street : (query.hadPostcode || query.zip != nil) ? .postcode : .place
     }
 }

@@ -31,7 +31,8 @@ struct GeocodeController: Sendable {
         case .failed: throw APIError.unavailable
         }
         let hybrid = HybridGeocoder(offline: geocoder, upstream: upstream, cache: upstreamCache, logger: context.logger)
-        return try JSONResponse.make(GeocodeBody(input: GeocodeInput(query), results: await hybrid.geocode(query, limit: limit)))
+        let answer = await hybrid.lookup(query, limit: limit)
+        return try JSONResponse.make(GeocodeBody(input: answer.input, results: answer.results))
     }
 
     /// `q` (1–200 characters of valid UTF-8 without control characters) and `limit` (1–20, default 5).

@@ -16,11 +16,14 @@ public struct HybridGeocoder: Sendable {
         self.logger = logger
     }
 
-    public func geocode(_ text: String, limit: Int) async -> [GeocodeResult] {
-        if let upstream, Geocoder.isStreetLevel(text) {
+    public func lookup(_ text: String, limit: Int) async -> GeocodeAnswer {
+        let query = Geocoder.parse(text)
+        // A street address is what only an online geocoder can place precisely.
+        if let upstream, let query, query.hadStreet, limit > 0 {
+            let input = GeocodeInput(query)
             let key = "\(limit)\u{0}\(text)"
             if let cached = await cache.results(for: key) {
-                if !cached.isEmpty { return cached }
+                if !cached.isEmpty { return GeocodeAnswer(input: input, results: cached) }
             } else {
                 do {
                     let results = try await upstream.search(text, limit: limit).map { result in
@@ -29,13 +32,13 @@ public struct HybridGeocoder: Sendable {
                         return located
                     }
                     await cache.store(results, for: key)
-                    if !results.isEmpty { return results }
+                    if !results.isEmpty { return GeocodeAnswer(input: input, results: results) }
                 } catch {
                     logger.warning("Geocoder upstream failed, answering offline: \(error)")
                 }
             }
         }
-        return offline.geocode(text, limit: limit)
+        return offline.answer(query, limit: limit)
     }
 }
 
