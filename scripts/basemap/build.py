@@ -26,6 +26,8 @@ from natural_earth import read_dbf  # noqa: E402
 
 TILE = 15
 DETAIL_FROM_ZOOM = 4
+# Degrees by which a square's land overlaps its neighbours' (about 2 km; see the detail loop).
+LAND_OVERLAP = 0.02
 ATTRIBUTION = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
 
 
@@ -107,7 +109,10 @@ def main(source, output, gazetteer):
         for y in range(180 // TILE):
             west, north = -180 + x * TILE, 90 - y * TILE
             box = (west, north - TILE, west + TILE, north)
-            tile_land = clipped_polygons(land, box)
+            # Land reaches a little past the square: two squares' land overlaps instead of meeting
+            # edge to edge, where anti-aliasing would leave a hairline of sea between them.
+            tile_land = clipped_polygons(land, (box[0] - LAND_OVERLAP, box[1] - LAND_OVERLAP,
+                                                box[2] + LAND_OVERLAP, box[3] + LAND_OVERLAP))
             if not tile_land:
                 continue
             features = [multipolygon("land", tile_land, 2),
