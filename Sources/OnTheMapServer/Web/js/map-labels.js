@@ -42,18 +42,39 @@ export class MapLabels {
     this.pane.classList.add('map-labels');
     this.pane.setAttribute('aria-hidden', 'true');
     this.measure = document.createElement('canvas').getContext('2d');
+    this.widths = new Map();    // kind and name → width in pixels, measured once
+    this.sorted = null;         // the candidates of one zoom, until the names change: { zoom, labels }
     fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((labels) => {
       this.countries = labels;
-      this.layout();
+      this.changed();
     });
     map.on('zoomstart', () => { this.pane.hidden = true; });
-    map.on('zoomend moveend resize', () => this.layout());
+    map.on('zoomend moveend resize', () => this.scheduleLayout());
   }
 
   addCities(source, cities) {
     if (this.cities.has(source)) return;
     this.cities.set(source, cities);
-    this.layout();
+    this.changed();
+  }
+
+  /** New names arrived: the candidates are gathered again. */
+  changed() {
+    this.sorted = null;
+    this.scheduleLayout();
+  }
+
+  /**
+   * Lays the names out in the next frame, once however many moves and arrivals asked for it:
+   * the frame that ends a zoom already has the pins' clusters to redraw.
+   */
+  scheduleLayout() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      if (this.map._loaded) this.layout();
+    });
   }
 
   /** Regions are wanted from the zoom where detail starts; loaded then, once. */
@@ -62,12 +83,17 @@ export class MapLabels {
     this.regions = [];
     fetchJSON(`/basemap/labels/${this.language}/regions.json`).then((labels) => {
       this.regions = labels;
-      this.layout();
+      this.changed();
     });
   }
 
-  /** Every label that may show at this zoom, most important first. */
+  /** Every label that may show at this zoom, most important first; kept while the zoom and the names stay. */
   candidates(zoom) {
+    if (this.sorted?.zoom !== zoom) this.sorted = { zoom, labels: this.gather(zoom) };
+    return this.sorted.labels;
+  }
+
+  gather(zoom) {
     const found = [];
     // Natural Earth's label zooms assume a desktop-sized world; a phone's whole world is a zoom
     // smaller, and the overlap test keeps the names apart anyway: countries one zoom early.
@@ -86,14 +112,24 @@ export class MapLabels {
 
   /** The label's box in container pixels: centred for areas, beside its dot for a city. */
   box(label, point) {
-    this.measure.font = fonts[label.kind];
-    const width = Math.ceil(this.measure.measureText(label.kind === 'country' ? label.name.toUpperCase() : label.name).width)
-      + (label.kind === 'country' ? label.name.length : 0);
+    const width = this.width(label);
     const height = 16;
     if (label.kind === 'country' || label.kind === 'region') {
       return { left: point.x - width / 2, top: point.y - height / 2, right: point.x + width / 2, bottom: point.y + height / 2 };
     }
     return { left: point.x - 4, top: point.y - height / 2, right: point.x + 8 + width, bottom: point.y + height / 2 };
+  }
+
+  width(label) {
+    const key = `${label.kind}|${label.name}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      this.measure.font = fonts[label.kind];
+      width = Math.ceil(this.measure.measureText(label.kind === 'country' ? label.name.toUpperCase() : label.name).width)
+        + (label.kind === 'country' ? label.name.length : 0);
+      this.widths.set(key, width);
+    }
+    return width;
   }
 
   layout() {
@@ -111,7 +147,7 @@ export class MapLabels {
       const padded = { left: box.left - 3, top: box.top - 2, right: box.right + 3, bottom: box.bottom + 2 };
       if (placed.some((other) => padded.left < other.right && other.left < padded.right && padded.top < other.bottom && other.top < padded.bottom)) continue;
       placed.push(box);
-      const key = `${label.kind}|${label.name}|${label.lon}|${label.lat}`;
+      const key = (label.key ??= `${label.kind}|${label.name}|${label.lon}|${label.lat}`);
       used.add(key);
       this.place(key, label, map.containerPointToLayerPoint([box.left, box.top]));
     }
