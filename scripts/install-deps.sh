@@ -22,7 +22,8 @@ fi
 
 # Leaflet and markercluster are served to the web client from Debian's packages.
 packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaflet.markercluster)
-browser=(chromium chromium-driver python3-selenium)
+# The CJK font lets screenshots of the map in Chinese, Japanese or Korean show the names, not boxes.
+browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3 python3-venv postgresql nginx-light "${browser[@]}") ;;

@@ -24,7 +24,7 @@ from harness import ROOT, Server, chromium
 POSTS = 10_000
 
 
-def seed(database):
+def seed(database, posts=POSTS):
     places = []
     with gzip.open(os.path.join(ROOT, "Sources/OnTheMapGeocoder/Resources/places.tsv.gz"), "rt", encoding="utf-8") as file:
         for line in file:
@@ -34,7 +34,7 @@ def seed(database):
     chooser = random.Random(20261122)
     now = int(time.time() * 1000)
     rows = []
-    for index in range(POSTS):
+    for index in range(posts):
         name, latitude, longitude = chooser.choice(places)
         stamp = now - index * 60_000
         rows.append((f"bench{index:05d}", str(1_000_000_000 + index), f"Student{index}", "Bench", name,
@@ -89,25 +89,53 @@ def zoom_frames(driver, steps=4):
     return frames[1:]
 
 
-def main():
-    binary = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    server = Server(binary, ["--log-level", "warning"])
-    server.start(wait_for_geocoder=False)
-    server.stop()
-    seed(server.database)
-    server.start(wait_for_geocoder=False)
-    driver = chromium(1280, 800)
-    try:
-        token = server.sign_up("Bench", "Runner", "bench@example.com")
-        server.post_location(token, "Lyon, France", "https://example.com/me", 45.75, 4.85)
-        driver.get(server.base + "/")
+class SeededApp:
+    """A release server seeded with `posts` posts, and a browser logged in to it as a runner whose
+    own pin is in Lyon."""
+
+    def __init__(self, binary, posts):
+        self.posts = posts
+        self.server = Server(binary, ["--log-level", "warning"])
+        self.server.start(wait_for_geocoder=False)
+        self.server.stop()
+        seed(self.server.database, posts)
+        self.server.start(wait_for_geocoder=False)
+        self.driver = chromium(1280, 800)
+        token = self.server.sign_up("Bench", "Runner", "bench@example.com")
+        self.server.post_location(token, "Lyon, France", "https://example.com/me", 45.75, 4.85)
+        driver = self.driver
+        driver.get(self.server.base + "/")
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "login-email").is_displayed())
         driver.find_element(By.ID, "login-email").send_keys("bench@example.com")
         driver.find_element(By.ID, "login-password").send_keys("correct horse battery")
         driver.find_element(By.ID, "login-button").click()
         wait_ready(driver, 100)
 
+    def show_all(self):
+        Select(self.driver.find_element(By.ID, "pin-count")).select_by_value("100")
+        wait_ready(self.driver, 100)
+        Select(self.driver.find_element(By.ID, "pin-count")).select_by_value("all")
+        wait_ready(self.driver, self.posts)
+
+    def zoom_frames(self, runs):
+        """Frames while four zoom steps in and four out redraw the basemap, its names and the
+        clusters of every pin; the first run loads the basemap's detail as it goes."""
+        frames = []
+        for _ in range(runs):
+            frames += zoom_frames(self.driver)
+        return sorted(frames)
+
+    def close(self):
+        self.driver.quit()
+        self.server.remove()
+
+
+def main():
+    binary = sys.argv[1]
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    app = SeededApp(binary, POSTS)
+    driver = app.driver
+    try:
         default_view, page_load = [], []
         for _ in range(runs):
             driver.refresh()
@@ -117,31 +145,33 @@ def main():
 
         show_all, show_all_render, delays = [], [], []
         for _ in range(runs):
-            Select(driver.find_element(By.ID, "pin-count")).select_by_value("100")
-            wait_ready(driver, 100)
-            Select(driver.find_element(By.ID, "pin-count")).select_by_value("all")
-            wait_ready(driver, POSTS)
+            app.show_all()
             show_all.append(measure(driver, "pins-requested", "pins-ready"))
             show_all_render.append(measure(driver, "pins-data", "pins-ready"))
             delays.append(event_loop_delay(driver))
         pins = driver.find_element(By.ID, "map").get_attribute("data-pins")
-        # Zooming among all the pins: frames while four zoom steps in and four out redraw the
-        # basemap, its names and the clusters.
-        frames = []
-        for _ in range(runs):
-            frames += zoom_frames(driver)
+        frames = app.zoom_frames(runs)
+        version = driver.capabilities.get("browserVersion", "?")
     finally:
-        driver.quit()
-        server.remove()
+        app.close()
+    # The issue's figure: zooming among 5,000 pins (a fresh server and browser).
+    half = SeededApp(binary, POSTS // 2)
+    try:
+        half.show_all()
+        half_pins = half.driver.find_element(By.ID, "map").get_attribute("data-pins")
+        half_frames = half.zoom_frames(runs)
+    finally:
+        half.close()
 
     cores = os.cpu_count()
-    version = driver.capabilities.get("browserVersion", "?")
     row = lambda values: f"{statistics.median(values):.0f} ms | {max(values):.0f} ms"
     print("## Web client: time to a usable map")
     print()
     print(f"- Date: {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}")
     print(f"- Machine: {cores} cores, {platform.system()} {platform.release()}; headless Chromium {version}, 1280×800")
-    print(f"- Server: release build on the same machine, SQLite with {POSTS:,} posts at real towns, plus the runner's own")
+    print(f"- Server: release build on the same machine, SQLite with {POSTS:,} posts at real towns, plus the runner's own;"
+          f" the first zoom row on a second server with {POSTS // 2:,}")
+    print("- Frames are timed by requestAnimationFrame, so they come in steps of the 60 Hz refresh (16.7 ms)")
     print(f"- {runs} runs each; \"ready\" means every pin is on the map (clustered), a frame is drawn and the event loop is free")
     print()
     print("| what | median | worst | target |")
@@ -151,9 +181,12 @@ def main():
     print(f"| \"All posts\" ({int(pins):,} pins): chosen → ready, download of every page included | {row(show_all)} | 2,000 ms |")
     print(f"| \"All posts\": data arrived → ready | {row(show_all_render)} | |")
     print(f"| \"All posts\": event-loop delay just after ready | {row(delays)} | |")
-    frames.sort()
-    print(f"| \"All posts\": zooming 4 steps in and out, worst frame ({len(frames):,} frames) | "
-          f"{frames[len(frames) // 2]:.0f} ms (median frame) | {frames[-1]:.0f} ms | 50 ms |")
+    for count, sorted_frames in ((half_pins, half_frames), (pins, frames)):
+        slow = sum(1 for frame in sorted_frames if frame >= 49.5)
+        print(f"| \"All posts\" ({int(count):,} pins): zooming 4 steps in and out, {runs} times: median frame · 99th percentile"
+              f" · frames of 50 ms or more | {sorted_frames[len(sorted_frames) // 2]:.0f} ms · "
+              f"{sorted_frames[int(len(sorted_frames) * 0.99)]:.0f} ms · {slow} of {len(sorted_frames):,} | "
+              f"{sorted_frames[-1]:.0f} ms (worst frame) | under 50 ms |")
     print()
     print("Pins are added to markercluster in one batch and only the visible clusters become DOM nodes;")
     print("the caller's own pin is a plain marker outside the clusters.")

@@ -58,6 +58,11 @@ class BasemapLabels(BerlinMap):
         self.assertIn("Poland", {label["text"] for label in labels if label["kind"] == "country"})
         self.assertTrue(any(label["kind"] == "city" for label in labels))
         self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#map canvas"), "the basemap is drawn")
+        squares = self.driver.execute_script("""return {
+            arrived: performance.getEntriesByName('basemap-square').length,
+            fetchedByPage: performance.getEntriesByType('resource').filter((r) => r.name.includes('/detail/')).length};""")
+        self.assertGreater(squares["arrived"], 0, "detail squares arrived")
+        self.assertEqual(squares["fetchedByPage"], 0, "the worker fetched and projected them, not the page")
         self.assert_readable(labels)
         self.screenshot("labels-city")
 
