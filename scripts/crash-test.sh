@@ -26,19 +26,6 @@ crash_server() {
     unset 'server_pids[-1]'
 }
 
-# writer N FIRST: overwrites student N's pin with "write FIRST", FIRST+1, … until a request fails,
-# recording the last number the server acknowledged.
-writer() {
-    local n="$1" i="$2" code
-    while :; do
-        code="$(curl -s -o /dev/null -w '%{http_code}' -b "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
-            -d "{\"mapString\": \"write $i\", \"mediaURL\": \"https://example.com/$n/$i\", \"latitude\": 1, \"longitude\": 2}")" || break
-        [ "$code" = "200" ] || break
-        echo "$i" >"$work/acked$n"
-        i=$((i + 1))
-    done
-}
-
 echo "crash test: $rounds rounds of $writers writers"
 start_server "$work/server.log" --database "$database" || exit 1
 pids=()
@@ -51,7 +38,7 @@ wait "${pids[@]}"
 total=0
 for round in $(seq 1 "$rounds"); do
     pids=()
-    for n in $(seq 1 "$writers"); do writer "$n" $((round * 1000000)) & pids+=("$!"); done
+    for n in $(seq 1 "$writers"); do pin_writer "$n" $((round * 1000000)) & pids+=("$!"); done
     # A random moment between 0.3 and 2.3 seconds into the writes.
     sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", 0.3 + rand() * 2 }')"
     crash_server

@@ -23,3 +23,17 @@ start_server() {
     done
     echo "server did not start:"; cat "$log"; return 1
 }
+
+# pin_writer N FIRST: student N (cookies in $work/jarN) overwrites their pin with "write FIRST",
+# FIRST+1, … as fast as the server answers, until a request fails, recording in $work/ackedN the
+# last number the server acknowledged. The crash and backup tests run several at once.
+pin_writer() {
+    local n="$1" i="$2" code
+    while :; do
+        code="$(curl -s -o /dev/null -w '%{http_code}' -b "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+            -d "{\"mapString\": \"write $i\", \"mediaURL\": \"https://example.com/$n/$i\", \"latitude\": 1, \"longitude\": 2}")" || break
+        [ "$code" = "200" ] || break
+        echo "$i" >"$work/acked$n"
+        i=$((i + 1))
+    done
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Issue 13's backup test on the real binary, on both engines: WRITERS students overwrite their pins
+# as fast as they can while `onthemap backup` copies the database; the backup, restored into a new
+# database, must hold each student's last write acknowledged before the backup began (or a later
+# one). Also: what backup and restore refuse, and the messages they give.
+#   scripts/backup-test.sh path/to/onthemap [WRITERS=10]
+set -uo pipefail
+
+binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+writers="${2:-10}"
+work="$(mktemp -d)"
+chmod 755 "$work"
+scripts="$(cd "$(dirname "$0")" && pwd)"
+source "$scripts/test-helpers.sh"
+postgres_dir=""
+
+cleanup() {
+    for pid in "${server_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+    jobs -p | xargs -r kill 2>/dev/null
+    [ -n "$postgres_dir" ] && "$scripts/postgres-test.sh" stop "$postgres_dir" >/dev/null 2>&1
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# check_message NAME PATTERN CMD...: CMD must fail and say PATTERN.
+check_refusal() {
+    local name="$1" pattern="$2" output; shift 2
+    if output="$("$@" 2>&1)"; then fail "$name: succeeded" "$output"
+    elif grep -qE "$pattern" <<<"$output"; then pass "$name"
+    else fail "$name: unexpected message" "$output"; fi
+}
+
+# under_load ENGINE DATABASE BACKUP RESTORED: the backup taken under write load, restored into RESTORED.
+under_load() {
+    local engine="$1" database="$2" backup="$3" restored="$4"
+    rm -f "$work"/acked* "$work"/jar*
+    start_server "$work/server-$engine.log" --database "$database" || return 1
+    local pids=() n
+    for n in $(seq 1 "$writers"); do
+        curl -s -c "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/accounts" \
+            -d "{\"email\": \"writer$n@example.com\", \"password\": \"password-$n\", \"firstName\": \"W\", \"lastName\": \"$n\"}" >/dev/null
+    done
+    for n in $(seq 1 "$writers"); do pin_writer "$n" 1 & pids+=("$!"); done
+    sleep 1
+    # What was acknowledged before the backup began: the backup must hold at least that.
+    before=(); local total=0
+    for n in $(seq 1 "$writers"); do before[n]="$(cat "$work/acked$n" 2>/dev/null || echo 0)"; total=$((total + before[n])); done
+    local output
+    if output="$("$binary" backup --database "$database" "$backup" 2>&1)"; then
+        pass "$engine: backup under load: $output"
+    else
+        fail "$engine: backup under load" "$output"
+    fi
+    sleep 0.5
+    local during=0
+    for n in $(seq 1 "$writers"); do during=$((during + $(cat "$work/acked$n") - before[n])); done
+    kill -TERM "${server_pids[-1]}"; wait "${server_pids[-1]}" 2>/dev/null; unset 'server_pids[-1]'
+    wait "${pids[@]}" 2>/dev/null
+    [ "$during" -gt 0 ] && pass "$engine: $total writes before the backup began, $during more while it ran and after" \
+        || fail "$engine: no writes were acknowledged while the backup ran ($during)"
+    [ ! -e "$backup.partial" ] && pass "$engine: no partial file left" || fail "$engine: $backup.partial left behind"
+    if output="$("$binary" restore --database "$restored" "$backup" 2>&1)"; then
+        pass "$engine: restore into an empty database"
+    else
+        fail "$engine: restore" "$output"; return 1
+    fi
+}
+
+# stored_values DATABASE: "lastName value" per pin, for SQLite files and postgres URLs.
+stored_values() {
+    local query="SELECT last_name, substr(map_string, 7) FROM student_locations"
+    if [[ "$1" == postgres://* ]]; then psql -At -F ' ' "$1" -c "$query"; else sqlite3 -separator ' ' "$1" "$query"; fi
+}
+
+# every_acknowledged_write ENGINE RESTORED: each writer's pin in RESTORED is at least its `before`.
+every_acknowledged_write() {
+    local engine="$1" stored lost="" n have
+    stored="$(stored_values "$2")"
+    for n in $(seq 1 "$writers"); do
+        have="$(awk -v n="$n" '$1 == n { print $2 }' <<<"$stored")"
+        [ "${have:-0}" -ge "${before[n]}" ] || lost+="writer $n: acknowledged ${before[n]} before the backup, restored ${have:-nothing}"$'\n'
+    done
+    [ -z "$lost" ] && pass "$engine: the restored database has every write acknowledged before the backup began" \
+        || fail "$engine: writes lost" "$lost"
+}
+
+echo "backup test: $writers writers"
+
+# SQLite.
+under_load sqlite "$work/live.sqlite" "$work/backup.sqlite" "$work/restored.sqlite"
+every_acknowledged_write sqlite "$work/restored.sqlite"
+[ "$(sqlite3 "$work/backup.sqlite" "PRAGMA integrity_check")" = ok ] && pass "sqlite: the backup passes integrity_check" || fail "sqlite: the backup is damaged"
+[ ! -e "$work/backup.sqlite-wal" ] && pass "sqlite: the backup is one file" || fail "sqlite: the backup has a -wal file beside it"
+check_refusal "sqlite: backup never overwrites" "already exists" "$binary" backup --database "$work/live.sqlite" "$work/backup.sqlite"
+check_refusal "sqlite: backup of a missing database" "no database at" "$binary" backup --database "$work/nothing.sqlite" "$work/other.sqlite"
+check_refusal "restore refuses a database with data" "not empty.*--replace" "$binary" restore --database "$work/restored.sqlite" "$work/backup.sqlite"
+output="$("$binary" restore --replace --database "$work/restored.sqlite" "$work/backup.sqlite" 2>&1)" \
+    && pass "restore --replace over data" || fail "restore --replace" "$output"
+echo "not a database" >"$work/junk.bin"
+check_refusal "restore of a file that is no backup" "not a backup" "$binary" restore --database "$work/x.sqlite" "$work/junk.bin"
+check_refusal "restore of a missing file" "no file" "$binary" restore --database "$work/x.sqlite" "$work/missing.sqlite"
+sqlite3 "$work/other-app.sqlite" "CREATE TABLE t (x)"
+check_refusal "restore of another program's SQLite file" "not an On The Map database" "$binary" restore --database "$work/x.sqlite" "$work/other-app.sqlite"
+
+# PostgreSQL: pg_dump under load, restored with pg_restore; a SQLite backup restores into PostgreSQL too.
+postgres_dir="$work/postgres"
+if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
+    live="$url"
+    restored="${url%/onthemap}/restored"
+    # A second database to restore into (the cluster trusts local connections; postgres may create it).
+    superuser="$(sed -E 's#//[^@]*@#//postgres@#; s#/onthemap$#/postgres#' <<<"$url")"
+    psql -q "$superuser" -c "CREATE DATABASE restored OWNER onthemap" >/dev/null
+    under_load postgres "$live" "$work/backup.pgdump" "$restored"
+    every_acknowledged_write postgres "$restored"
+    check_refusal "postgres: a pg_dump backup does not restore into SQLite" "restore it into a postgres://" \
+        "$binary" restore --database "$work/y.sqlite" "$work/backup.pgdump"
+    check_refusal "postgres: restore refuses a database with data" "not empty.*--replace" "$binary" restore --database "$restored" "$work/backup.pgdump"
+    output="$("$binary" restore --replace --database "$restored" "$work/backup.sqlite" 2>&1)" \
+        && pass "a SQLite backup restores into PostgreSQL" || fail "SQLite backup into PostgreSQL" "$output"
+else
+    fail "PostgreSQL did not start"
+fi
+
+echo "backup: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
