@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's backup test on the real binary, on both engines: WRITERS students overwrite their pins
+# Issue 13's backup and export test on the real binary, on both engines: WRITERS students overwrite their pins
 # as fast as they can while `onthemap backup` copies the database; the backup, restored into a new
 # database, must hold each student's last write acknowledged before the backup began (or a later
 # one). Also: what backup and restore refuse, and the messages they give.
@@ -102,6 +102,41 @@ check_refusal "restore of a missing file" "no file" "$binary" restore --database
 sqlite3 "$work/other-app.sqlite" "CREATE TABLE t (x)"
 check_refusal "restore of another program's SQLite file" "not an On The Map database" "$binary" restore --database "$work/x.sqlite" "$work/other-app.sqlite"
 
+# Export: every location, in each format, read back by other tools. A pin whose place holds a comma,
+# quotes, a line break and a leading "=" (which a spreadsheet would run as a formula) is among them.
+start_server "$work/server-export.log" --database "$work/restored.sqlite" || exit 1
+curl -s -c "$work/jar-export" -X POST "http://127.0.0.1:$port/v1/accounts" \
+    -d '{"email": "ada@example.com", "password": "correct horse battery", "firstName": "Ada", "lastName": "King, \"Lovelace\""}' >/dev/null
+curl -s -b "$work/jar-export" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+    -d '{"mapString": "=London, \"UK\"\nline two", "mediaURL": "https://example.com/ada", "latitude": 51.5, "longitude": -0.12}' >/dev/null
+kill -TERM "${server_pids[-1]}"; wait "${server_pids[-1]}" 2>/dev/null; unset 'server_pids[-1]'
+expected="$(sqlite3 "$work/restored.sqlite" "SELECT COUNT(*) FROM student_locations")"
+for format in geojson csv jsonl; do
+    output="$("$binary" export --database "$work/restored.sqlite" --output "$work/map.$format" 2>&1)" \
+        && pass "export $format: $output" || fail "export $format" "$output"
+done
+[ "$(jq '.features | length' "$work/map.geojson")" = "$expected" ] \
+    && [ "$(jq -c '.features[] | select(.properties.firstName == "Ada") | .geometry.coordinates' "$work/map.geojson")" = "[-0.12,51.5]" ] \
+    && [ "$(jq -r '.features[] | select(.properties.firstName == "Ada") | .properties.mapString' "$work/map.geojson")" = $'=London, "UK"\nline two' ] \
+    && pass "GeoJSON: $expected features, each at its point, the text as stored" || fail "GeoJSON export" "$(head -c 600 "$work/map.geojson")"
+[ "$(jq -s 'length' "$work/map.jsonl")" = "$expected" ] && [ "$(jq -r 'select(.firstName == "Ada") | .lastName' "$work/map.jsonl")" = 'King, "Lovelace"' ] \
+    && pass "JSON lines: one location a line" || fail "JSON lines export" "$(head -c 600 "$work/map.jsonl")"
+csv_check="$(python3 - "$work/map.csv" "$expected" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline="", encoding="utf-8") as file:
+    rows = list(csv.DictReader(file))
+ada = [row for row in rows if row["firstName"] == "Ada"]
+assert len(rows) == int(sys.argv[2]), f"{len(rows)} rows"
+assert ada and ada[0]["mapString"] == "'=London, \"UK\"\nline two", repr(ada[0]["mapString"])
+assert ada[0]["lastName"] == 'King, "Lovelace"' and ada[0]["latitude"] == "51.5", ada[0]
+print("ok")
+PY
+)"
+[ "$csv_check" = ok ] && pass "CSV: a header and a row each, quoted as RFC 4180, the formula defused" || fail "CSV export" "$csv_check"
+check_refusal "export never overwrites" "already exists" "$binary" export --database "$work/restored.sqlite" --output "$work/map.csv"
+[ "$("$binary" export --database "$work/restored.sqlite" --format jsonl | wc -l)" = "$expected" ] \
+    && pass "export to standard output" || fail "export to standard output"
+
 # PostgreSQL: pg_dump under load, restored with pg_restore; a SQLite backup restores into PostgreSQL too.
 postgres_dir="$work/postgres"
 if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
@@ -117,6 +152,9 @@ if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
     check_refusal "postgres: restore refuses a database with data" "not empty.*--replace" "$binary" restore --database "$restored" "$work/backup.pgdump"
     output="$("$binary" restore --replace --database "$restored" "$work/backup.sqlite" 2>&1)" \
         && pass "a SQLite backup restores into PostgreSQL" || fail "SQLite backup into PostgreSQL" "$output"
+    held="$(psql -At "$restored" -c "SELECT COUNT(*) FROM student_locations")"
+    [ "$("$binary" export --database "$restored" --format jsonl | jq -s length)" = "$held" ] \
+        && pass "postgres: export of its $held locations" || fail "postgres: export"
 else
     fail "PostgreSQL did not start"
 fi

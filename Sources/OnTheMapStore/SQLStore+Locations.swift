@@ -44,6 +44,16 @@ extension SQLStore: LocationStore {
             .first().map { try Self.owned(from: $0).location }
     }
 
+    /// Up to `limit` locations in object id order, from after `objectId`: every location, a page at
+    /// a time (an export), whatever the table's size.
+    public func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation] {
+        let rows = try await reader.raw("""
+            SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
+            WHERE object_id > \(bind: objectId ?? "") ORDER BY object_id LIMIT \(bind: limit)
+            """).all()
+        return try rows.map { try Self.owned(from: $0).location }
+    }
+
     public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation {
         for attempt in 1...3 {
             let objectId = Identifiers.objectId()

@@ -1,0 +1,42 @@
+import Foundation
+@testable import OnTheMapModel
+import Testing
+
+/// Issue 13, item 4: the export formats, exactly.
+@Suite struct LocationExportTests {
+    static let ada = StudentLocation(
+        objectId: "abc123", uniqueKey: "u1", firstName: "Ada", lastName: "King, \"Lovelace\"", mapString: "=London\nUK",
+        mediaURL: "https://example.com/ada", latitude: 51.5, longitude: -0.125, createdAt: 1_700_000_000_123, updatedAt: 1_700_000_000_456)
+
+    @Test func csvQuotesAsRFC4180AndDefusesFormulas() {
+        let row = ExportFormat.csv.entry(Self.ada, first: true)
+        #expect(row == "abc123,u1,Ada,\"King, \"\"Lovelace\"\"\",\"'=London\nUK\",https://example.com/ada,51.5,-0.125,"
+            + "2023-11-14T22:13:20.123Z,2023-11-14T22:13:20.456Z\r\n")
+        #expect(ExportFormat.csv.header == "objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt\r\n")
+        for start in ["+1", "-1", "@x", "\tx"] { #expect(ExportFormat.textCell(start) == "'" + start) }
+        #expect(ExportFormat.textCell("Seattle, WA") == "\"Seattle, WA\"")
+        #expect(ExportFormat.textCell("Paris") == "Paris")
+    }
+
+    @Test func geoJSONIsAFeatureCollectionOfPoints() throws {
+        let text = ExportFormat.geojson.header + ExportFormat.geojson.entry(Self.ada, first: true)
+            + ExportFormat.geojson.entry(Self.ada, first: false) + ExportFormat.geojson.footer
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(document["type"] as? String == "FeatureCollection")
+        let features = try #require(document["features"] as? [[String: Any]])
+        #expect(features.count == 2)
+        let geometry = try #require(features[0]["geometry"] as? [String: Any])
+        #expect(geometry["coordinates"] as? [Double] == [-0.125, 51.5])
+        let properties = try #require(features[0]["properties"] as? [String: Any])
+        #expect(properties["mapString"] as? String == "=London\nUK")
+        #expect(properties["createdAt"] as? String == "2023-11-14T22:13:20.123Z")
+    }
+
+    @Test func jsonLinesAreTheAPIObjectsOneALine() throws {
+        let line = ExportFormat.jsonl.entry(Self.ada, first: true)
+        #expect(line.hasSuffix("\n") && !line.dropLast().contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(ExportFormat.fields))
+        #expect(object["mediaURL"] as? String == "https://example.com/ada")
+    }
+}
