@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's backup and export test on the real binary, on both engines: WRITERS students overwrite their pins
+# Issue 13's backup, export and import test on the real binary, on both engines: WRITERS students overwrite their pins
 # as fast as they can while `onthemap backup` copies the database; the backup, restored into a new
 # database, must hold each student's last write acknowledged before the backup began (or a later
 # one). Also: what backup and restore refuse, and the messages they give.
@@ -137,6 +137,55 @@ check_refusal "export never overwrites" "already exists" "$binary" export --data
 [ "$("$binary" export --database "$work/restored.sqlite" --format jsonl | wc -l)" = "$expected" ] \
     && pass "export to standard output" || fail "export to standard output"
 
+# Import: each export read back into an empty database gives the same rows; a Parse export too; a
+# file with bad rows names each by line and imports nothing.
+fields="SELECT object_id, unique_key, first_name, last_name, map_string, media_url, latitude, longitude, created_at, updated_at FROM student_locations ORDER BY object_id"
+source_rows="$(sqlite3 "$work/restored.sqlite" "$fields")"
+for format in geojson csv jsonl; do
+    output="$("$binary" import --database "$work/imported-$format.sqlite" "$work/map.$format" 2>&1)" || fail "import $format" "$output"
+    [ "$(sqlite3 "$work/imported-$format.sqlite" "$fields")" = "$source_rows" ] \
+        && pass "export → import ($format) gives the same rows: $output" \
+        || fail "import $format: rows differ" "$(diff <(echo "$source_rows") <(sqlite3 "$work/imported-$format.sqlite" "$fields") | head -5)"
+done
+# Into a database with the writers' accounts but no pins: each pin goes back to its account.
+"$binary" restore --database "$work/accounts-only.sqlite" "$work/backup.sqlite" >/dev/null 2>&1
+sqlite3 "$work/accounts-only.sqlite" "DELETE FROM student_locations"
+output="$("$binary" import --database "$work/accounts-only.sqlite" "$work/map.jsonl" 2>&1)"
+[ "$(sqlite3 "$work/accounts-only.sqlite" "SELECT COUNT(*) FROM student_locations WHERE owner_key = unique_key")" = "$writers" ] \
+    && grep -q "$writers linked to their accounts" <<<"$output" \
+    && pass "imported pins go back to their accounts: $output" || fail "owners on import" "$output"
+check_refusal "import of objectIds the database holds" "already holds $expected of these objectIds" \
+    "$binary" import --database "$work/imported-csv.sqlite" "$work/map.jsonl"
+cat >"$work/parse.json" <<'JSON'
+{"results": [
+  {"objectId": "kj18GEaWD8", "uniqueKey": "1234", "firstName": "Jarrod", "lastName": "Parkes", "mapString": "Cupertino, CA",
+   "mediaURL": "https://udacity.com", "latitude": 37.322998, "longitude": -122.032182,
+   "createdAt": "2015-02-24T22:27:14.456Z", "updatedAt": "2015-03-11T02:48:18.321Z", "ACL": {"*": {"read": true}}},
+  {"objectId": "8ZExGR5uX8", "uniqueKey": "5678", "firstName": "Gabrielle", "lastName": "Miller-Messner", "mapString": "Ireland",
+   "mediaURL": "www.linkedin.com/in/gabriellemiller", "latitude": 53.3498, "longitude": -6.2603,
+   "createdAt": {"__type": "Date", "iso": "2015-02-24T22:35:30.639Z"}, "updatedAt": "2015-03-10T17:20:31.828Z"}
+]}
+JSON
+output="$("$binary" import --database "$work/parse.sqlite" "$work/parse.json" 2>&1)" \
+    && [ "$(sqlite3 -separator ' ' "$work/parse.sqlite" "SELECT object_id, media_url, created_at FROM student_locations ORDER BY created_at")" \
+         = "$(printf 'kj18GEaWD8 https://udacity.com 1424816834456\n8ZExGR5uX8 https://www.linkedin.com/in/gabriellemiller 1424817330639')" ] \
+    && pass "a Parse export imports, objectIds and dates kept, links normalized as the API does: $output" || fail "Parse import" "$output"
+printf '%s\r\n' "objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt" \
+    ",k1,Ok,Row,Lima,https://example.com,-12.05,-77.04,," \
+    ",k2,Bad,Latitude,Quito,https://example.com,north,-78.5,," \
+    ",k3,Bad,Link,Bogotá,javascript:alert(1),4.7,-74.07,," \
+    ",k4,No,Place,,https://example.com,1,2,," >"$work/bad.csv"
+before_bad="$(sqlite3 "$work/parse.sqlite" "SELECT COUNT(*) FROM student_locations")"
+if output="$("$binary" import --database "$work/parse.sqlite" "$work/bad.csv" 2>&1)"; then
+    fail "a file with bad rows was imported" "$output"
+elif grep -q "line 3: latitude must be a number" <<<"$output" && grep -q "line 4: mediaURL must be an http or https link" <<<"$output" \
+    && grep -q "line 5: mapString" <<<"$output" && ! grep -q "line 2" <<<"$output" \
+    && [ "$(sqlite3 "$work/parse.sqlite" "SELECT COUNT(*) FROM student_locations")" = "$before_bad" ]; then
+    pass "bad rows are each named by line, and nothing is imported"
+else
+    fail "bad rows" "$output"
+fi
+
 # PostgreSQL: pg_dump under load, restored with pg_restore; a SQLite backup restores into PostgreSQL too.
 postgres_dir="$work/postgres"
 if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
@@ -155,6 +204,9 @@ if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
     held="$(psql -At "$restored" -c "SELECT COUNT(*) FROM student_locations")"
     [ "$("$binary" export --database "$restored" --format jsonl | jq -s length)" = "$held" ] \
         && pass "postgres: export of its $held locations" || fail "postgres: export"
+    output="$("$binary" import --database "$restored" "$work/parse.json" 2>&1)" \
+        && [ "$(psql -At "$restored" -c "SELECT COUNT(*) FROM student_locations")" = "$((held + 2))" ] \
+        && pass "postgres: import" || fail "postgres: import" "$output"
 else
     fail "PostgreSQL did not start"
 fi

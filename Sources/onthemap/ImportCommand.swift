@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OnTheMapModel
+import OnTheMapStore
+
+/// `onthemap import FILE`: locations from an export or a Parse export, all or none.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the locations of a GeoJSON, CSV or JSON lines file (onthemap export's), or of a Parse export.",
+        discussion: """
+            Every location is checked with the API's rules first; if any fails, each failure is listed by line (CSV, \
+            JSON lines) or position (GeoJSON's features, Parse's results) and nothing is imported. Otherwise all are \
+            added in one transaction. objectId and dates are kept when the file has them; a location whose objectId \
+            the database already holds refuses the import. A location belongs to the account whose key is its \
+            uniqueKey if that account exists and has no pin yet; otherwise it is stored without an owner.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The file to read.", valueName: "file"))
+    var file: String
+
+    static let problemsShown = 50
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("import: cannot read \(file)") }
+        let reading = LocationImport.read(data, now: WallClock.nowMillis())
+        guard reading.problems.isEmpty else {
+            let shown = reading.problems.prefix(Self.problemsShown).map { "  \($0)" }.joined(separator: "\n")
+            let more = reading.problems.count > Self.problemsShown ? "\n  … and \(reading.problems.count - Self.problemsShown) more" : ""
+            throw CommandFailure("import: \(file) (\(reading.format)) has \(reading.problems.count) rejected row(s); nothing was imported:\n\(shown)\(more)")
+        }
+        var logger = Logger(label: "onthemap")
+        logger.logLevel = .warning
+        let engine = try await database.open(logger: logger)
+        let owned: Int
+        do {
+            owned = try await engine.store.importLocations(reading.rows.map(\.location))
+        } catch let conflict as SQLStore.ImportConflict {
+            try? await engine.close()
+            let listed = conflict.existing.prefix(10).joined(separator: ", ")
+            throw CommandFailure("import: the database already holds \(conflict.existing.count) of these objectIds (\(listed)); nothing was imported")
+        } catch {
+            try? await engine.close()
+            throw CommandFailure("import: \(error); nothing was imported")
+        }
+        try await engine.close()
+        print("Imported \(reading.rows.count) locations from \(file) (\(reading.format)), \(owned) linked to their accounts.")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+@testable import OnTheMapModel
+import Testing
+
+/// Issue 13, item 4: reading locations back, with the API's rules and every problem placed.
+@Suite struct LocationImportTests {
+    @Test func csvRecordsKeepQuotedCommasQuotesAndLineBreaksAndSayWhereTheyStart() throws {
+        let records = try CSVReader.records("a,b\r\n\"x, y\",\"say \"\"hi\"\"\nthere\"\r\n\r\nlast,\n")
+        #expect(records == [
+            CSVReader.Record(line: 1, fields: ["a", "b"]),
+            CSVReader.Record(line: 2, fields: ["x, y", "say \"hi\"\nthere"]),
+            CSVReader.Record(line: 5, fields: ["last", ""]),
+        ])
+        #expect(throws: CSVReader.Failure(line: 2, message: "a quoted field is never closed")) { try CSVReader.records("a\n\"open\n") }
+        #expect(throws: CSVReader.Failure(line: 1, message: "text after a closing quote")) { try CSVReader.records("\"a\"b\n") }
+    }
+
+    @Test func anExportReadsBackAsTheSameLocations() {
+        let ada = LocationExportTests.ada
+        for format in ExportFormat.allCases {
+            let text = format.header + format.entry(ada, first: true) + format.footer
+            let reading = LocationImport.read(Data(text.utf8), now: 0)
+            #expect(reading.problems.isEmpty, "\(format)")
+            #expect(reading.rows.map(\.location) == [ada], "\(format)")
+        }
+    }
+
+    @Test func everyBadRowIsNamedAndNoneIsKeptQuietly() {
+        let lines = [
+            #"{"mapString": "Lima", "mediaURL": "https://example.com", "latitude": -12, "longitude": -77, "objectId": "same1"}"#,
+            #"{"mapString": "Quito", "mediaURL": "https://example.com", "latitude": 100, "longitude": -78}"#,
+            "not json",
+            #"{"mapString": "Lima again", "mediaURL": "https://example.com", "latitude": -12, "longitude": -77, "objectId": "same1"}"#,
+            #"{"mapString": "Cusco", "mediaURL": "https://example.com", "latitude": -13, "longitude": -72, "createdAt": "yesterday"}"#,
+        ]
+        let reading = LocationImport.read(Data(lines.joined(separator: "\n").utf8), now: 0)
+        #expect(reading.format == "JSON lines")
+        #expect(reading.problems.map(\.description) == [
+            "line 2: latitude must be a number between -90 and 90.",
+            "line 3: is not JSON",
+            "line 4: objectId same1 appears twice in the file",
+            "line 5: createdAt must be a date like 2015-02-24T22:27:14.456Z.",
+        ])
+    }
+
+    @Test func aGeoJSONFeatureIsWhereItsPointIs() throws {
+        let text = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "#
+            + #""properties": {"mapString": "Paris", "mediaURL": "example.com", "latitude": 0, "longitude": 0}}]}"#
+        let reading = LocationImport.read(Data(text.utf8), now: 1_000)
+        let location = try #require(reading.rows.first?.location)
+        #expect((location.latitude, location.longitude) == (48.85, 2.35))
+        #expect(location.mediaURL == "https://example.com")
+        #expect(location.createdAt == 1_000 && location.objectId.count == 10)
+    }
+
+    @Test func theDefusingApostropheComesOffOnlyBeforeAFormula() {
+        #expect(LocationImport.undefused("'=SUM(A1)") == "=SUM(A1)")
+        #expect(LocationImport.undefused("'Twas") == "'Twas")
+        #expect(LocationImport.undefused("'") == "'")
+    }
+}
