@@ -60,6 +60,7 @@ expect_failure "a bad ONTHEMAP_WRITE_QUEUE names the variable" "ONTHEMAP_WRITE_Q
 expect_failure "a bad --max-skip is refused" "--max-skip must be a whole number" "$binary" serve --max-skip many
 expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
 expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve
+expect_failure "a bad --log-format is refused" "--log-format must be text or json" "$binary" serve --log-format xml
 expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
 expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
 printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"
@@ -118,6 +119,22 @@ expect_failure "a port in use is refused with a clear error" "already in use" "$
 stop_last_server
 expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
 expect_failure "user remove of a missing account fails" "no account with email" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
+
+# --log-format json: every line a JSON object; a request's line has its method, redacted path,
+# status and time, and nothing that grants access.
+ONTHEMAP_LOG_FORMAT=json start_server "$work/json.log" --database "$work/json.sqlite" || exit 1
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/users/0123456789abcdef0123456789abcdef"
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/StudentLocation"
+stop_last_server
+if ! jq -e . "$work/json.log" >/dev/null 2>&1; then
+    fail "--log-format json: a line is not JSON" "$(head -5 "$work/json.log")"
+elif [ "$(jq -r 'select(.message == "Request" and .["hb.request.path"] == "/v1/StudentLocation") | [.level, .["hb.request.method"], .status, (.ms | tonumber >= 0), (.time | test("^20..-..-..T..:..:..[.]...Z$"))] | map(tostring) | join(" ")' "$work/json.log")" = "info GET 200 true true" ] \
+    && jq -s -e 'any(.[]; .message == "Request" and (.["hb.request.path"] | startswith("/v1/users/[redacted]")))' "$work/json.log" >/dev/null \
+    && ! grep -q 0123456789abcdef0123456789abcdef "$work/json.log"; then
+    pass "--log-format json writes one JSON object a line, requests with method, redacted path, status and ms"
+else
+    fail "--log-format json request lines" "$(grep Request "$work/json.log" | head -3)"
+fi
 
 # Environment variables configure serve; open mode warns at start.
 ONTHEMAP_WRITES=open ONTHEMAP_SESSION_DAYS=2 start_server "$work/open.log" --database "$work/open.sqlite" || exit 1

@@ -100,6 +100,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Credit line the tile provider requires, shown on the map (env ONTHEMAP_TILES_ATTRIBUTION).", valueName: "text"))
     var tilesAttribution: String?
 
+    @Option(name: .customLong("log-format"), help: ArgumentHelp(
+        "text, or json for one JSON object per line (env ONTHEMAP_LOG_FORMAT; default text).", valueName: "format"))
+    var logFormat: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
@@ -109,10 +113,14 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try makeConfiguration()
         try database.validate()
         _ = try logLevelSetting()
+        _ = try logFormatSetting()
     }
 
     func run() async throws {
         let configuration = try makeConfiguration()
+        if try logFormatSetting() == "json" {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
         var logger = Logger(label: "onthemap")
         logger.logLevel = try logLevelSetting()
         if configuration.writeMode == .open {
@@ -162,6 +170,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(source) needs its partner: set both --tiles-url and --tiles-attribution (tile providers require credit).")
         }
         return settings
+    }
+
+    private func logFormatSetting() throws -> String {
+        try Setting(flag: "--log-format", variable: "ONTHEMAP_LOG_FORMAT")
+            .value(logFormat, default: "text", expected: "text or json") { ["text", "json"].contains($0.lowercased()) ? $0.lowercased() : nil }
     }
 
     private func logLevelSetting() throws -> Logger.Level {
