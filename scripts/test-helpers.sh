@@ -33,7 +33,8 @@ pin_writer() {
         code="$(curl -s -o /dev/null -w '%{http_code}' -b "$work/jar$n" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
             -d "{\"mapString\": \"write $i\", \"mediaURL\": \"https://example.com/$n/$i\", \"latitude\": 1, \"longitude\": 2}")" || break
         [ "$code" = "200" ] || break
-        echo "$i" >"$work/acked$n"
+        # Renamed into place: a reader mid-run never sees the file empty.
+        echo "$i" >"$work/acked$n.new" && mv "$work/acked$n.new" "$work/acked$n"
         i=$((i + 1))
     done
 }
