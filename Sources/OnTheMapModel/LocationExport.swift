@@ -46,10 +46,15 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     static func json(_ location: StudentLocation) -> String {
+        String(decoding: (try? encoder.encode(location)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// One encoder for every row of an export, not one per row.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(location)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+        return encoder
+    }()
 
     /// The shortest text that reads back as the same double.
     static func number(_ value: Double) -> String { "\(value)" }
