@@ -61,14 +61,17 @@ const BasemapLayer = L.GridLayer.extend({
     L.GridLayer.prototype.onRemove.call(this, map);
   },
 
-  // The frame that ends a zoom already redraws every pin's cluster: the new zoom's tiles are made
-  // in the frame after it.
+  // No tile is made inside a zoom's or a move's own events: Leaflet would make the new zoom's
+  // tiles as the zoom animation starts and again in the task that ends it. They are made once, in
+  // the next frame (the pins' clusters take the frame after that, cluster-layer.js).
   getEvents() {
     const events = L.GridLayer.prototype.getEvents.call(this);
     return {
       ...events,
       zoom: (event) => this.nextFrame('zoom', () => events.zoom.call(this, event)),
       moveend: () => this.nextFrame('moveend', () => events.moveend.call(this)),
+      ...(events.move && { move: () => this.nextFrame('move', () => events.move.call(this)) }),
+      ...(events.zoomanim && { zoomanim: (event) => events.zoomanim.call(this, { ...event, noUpdate: true }) }),
       zoomstart: () => {
         this.drawer.zoomStarted();
         this.zooming = true;

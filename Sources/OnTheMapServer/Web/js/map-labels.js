@@ -29,6 +29,13 @@ function fetchJSON(path) {
   return fetch(path).then((response) => (response.ok ? response.json() : []));
 }
 
+/** Whether a label's point is inside `bounds`, in the world copy the view shows or either neighbour. */
+function viewTest(bounds) {
+  const south = bounds.getSouth(), north = bounds.getNorth(), west = bounds.getWest(), east = bounds.getEast();
+  const within = (lon) => lon >= west && lon <= east;
+  return ({ lat, lon }) => lat >= south && lat <= north && (within(lon) || within(lon + 360) || within(lon - 360));
+}
+
 export class MapLabels {
   constructor(map, index) {
     this.map = map;
@@ -138,8 +145,10 @@ export class MapLabels {
     const size = map.getSize();
     const placed = [];
     const used = new Set();
+    const inView = viewTest(map.getBounds());
     for (const label of this.candidates(zoom)) {
       if (placed.length >= MAX_LABELS) break;
+      if (!inView(label)) continue;   // thousands of cities at a deep zoom: most are not projected at all
       const point = map.latLngToContainerPoint([label.lat, label.lon]);
       if (point.x < 0 || point.y < 0 || point.x > size.x || point.y > size.y) continue;
       const box = this.box(label, point);

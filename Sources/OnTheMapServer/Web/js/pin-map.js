@@ -1,6 +1,7 @@
 // The main map: one pin per post, clustered so thousands stay fast, the caller's own pin drawn
 // apart from the clusters so it always stands out.
 import { createMap } from './basemap.js';
+import { clusterLayer } from './cluster-layer.js';
 import { displayName, popupContent } from './people.js';
 
 const L = window.L;
@@ -55,12 +56,7 @@ export class PinMap {
 
   async create() {
     this.map = await createMap(this.element);
-    this.clusters = L.markerClusterGroup({
-      chunkedLoading: true,
-      // No flying markers between zoom levels: with thousands of pins the animation's frames took
-      // up to 100 ms (BENCHMARKS.md, zooming among all posts).
-      animate: false,
-      showCoverageOnHover: false,
+    this.clusters = clusterLayer({
       spiderfyOnMaxZoom: true,
       maxClusterRadius: 60,
       iconCreateFunction: clusterIcon,
@@ -193,9 +189,10 @@ export class PinMap {
   focus(objectId) {
     const marker = this.markers.get(objectId);
     if (!marker) return;
-    this.map.setView(marker.getLatLng(), Math.max(this.map.getZoom(), 6));
+    this.map.setView(marker.getLatLng(), Math.max(this.map.getZoom(), 6), { animate: false });
     if (marker === this.mine) this.openPopup(marker);
-    else this.clusters.zoomToShowLayer(marker, () => this.openPopup(marker));
+    // The new view's clusters are drawn a frame after it (cluster-layer.js): the pin is sought then.
+    else this.clusters.once('clustersdrawn', () => this.clusters.zoomToShowLayer(marker, () => this.openPopup(marker)));
   }
 
   /**
