@@ -119,7 +119,7 @@ import Testing
             // HEAD answers the head and takes no place.
             #expect(try await server.send(.head, "/v1/StudentLocation/events", headers: [.xForwardedFor: "10.0.0.4"]).status == .serviceUnavailable)
             streams.removeAll()
-            // The server notices the clients gone at its next heartbeat.
+            // The server notices the clients gone as they close.
             var status = 0
             for _ in 0..<100 where status != 200 {
                 try await Task.sleep(for: .milliseconds(50))
@@ -127,6 +127,23 @@ import Testing
                 status = probe.status
             }
             #expect(status == 200)
+        }
+    }
+
+    /// A closed tab frees its place at once, not at the next heartbeat the server fails to send.
+    @Test func aStreamEndsWhenItsClientLeaves() async throws {
+        try await Self.live({ $0.live.maxStreamsPerAddress = 1; $0.live.heartbeat = .seconds(3600) }) { server, port in
+            var first: EventStreamClient? = try await EventStreamClient(port: port, headers: [("X-Forwarded-For", "10.0.0.1")])
+            #expect(try await first?.next()?.name == "ready")
+            let refused = try await server.send(.get, "/v1/StudentLocation/events", headers: [.xForwardedFor: "10.0.0.1"])
+            #expect(refused.status == .tooManyRequests)
+            first = nil
+            var status = 0
+            for _ in 0..<100 where status != 200 {
+                try await Task.sleep(for: .milliseconds(50))
+                status = try await EventStreamClient(port: port, headers: [("X-Forwarded-For", "10.0.0.1")]).status
+            }
+            #expect(status == 200, "the place was still held with no heartbeat due for an hour")
         }
     }
 }

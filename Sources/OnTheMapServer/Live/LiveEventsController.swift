@@ -34,18 +34,24 @@ struct LiveEventsController: Sendable {
         // nginx passes the stream through as it comes rather than buffering it.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        let clientGone = await ClientDisconnectWatch.clientGone(on: context.channel)
         return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
-            try await run(resumingAfter: resumeAfter, address: address, writer: &writer)
+            try await run(resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
         })
     }
 
     /// The stream's life: a place, a subscription, the opening, then events and heartbeats until
     /// the client goes, the hub ends the stream (its buffer overflowed) or the server shuts down.
-    private func run(resumingAfter resumeAfter: Int64?, address: String, writer: inout any ResponseBodyWriter) async throws {
+    /// A client that goes ends it at once, not at the next heartbeat that fails to send: its place
+    /// is free again for the student's next tab.
+    private func run(
+        resumingAfter resumeAfter: Int64?, address: String, clientGone: EventLoopFuture<Void>?, writer: inout any ResponseBodyWriter
+    ) async throws {
         guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
         defer { slot.close() }
         let subscription = try await hub.subscribe()
         defer { subscription.cancel() }
+        clientGone?.whenComplete { _ in subscription.cancel() }
         let opening = try await self.opening(resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
         let heartbeat = Task { [interval = settings.heartbeat] in
             while !Task.isCancelled {
