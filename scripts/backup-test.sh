@@ -13,14 +13,7 @@ chmod 755 "$work"
 scripts="$(cd "$(dirname "$0")" && pwd)"
 source "$scripts/test-helpers.sh"
 postgres_dir=""
-
-cleanup() {
-    for pid in "${server_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    jobs -p | xargs -r kill 2>/dev/null
-    [ -n "$postgres_dir" ] && "$scripts/postgres-test.sh" stop "$postgres_dir" >/dev/null 2>&1
-    rm -rf "$work"
-}
-trap cleanup EXIT
+trap stop_everything EXIT
 
 # check_message NAME PATTERN CMD...: CMD must fail and say PATTERN.
 check_refusal() {

@@ -8,6 +8,15 @@ server_pids=()
 pass() { passed=$((passed + 1)); echo "  ok    $1"; }
 fail() { failed=$((failed + 1)); echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; }
 
+# stop_everything: the EXIT trap of a script that starts servers, background jobs and perhaps a
+# throwaway PostgreSQL in $postgres_dir (set it to "" first): stops them all and removes $work.
+stop_everything() {
+    for pid in "${server_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+    jobs -p | xargs -r kill 2>/dev/null
+    [ -n "${postgres_dir:-}" ] && "$scripts/postgres-test.sh" stop "$postgres_dir" >/dev/null 2>&1
+    rm -rf "$work"
+}
+
 # start_server LOG ARGS...: starts `$binary serve --port 0 ARGS`, adds it to $server_pids and sets
 # $port once it listens.
 start_server() {

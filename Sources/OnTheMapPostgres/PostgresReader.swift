@@ -21,8 +21,11 @@ struct PostgresReader: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         do {
+            let asked = ContinuousClock.now
             try await client.withConnection { connection in
-                try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
+                    try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                }
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {
             throw StoreError.readTimedOut

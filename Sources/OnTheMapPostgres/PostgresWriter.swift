@@ -107,11 +107,29 @@ final class PostgresWriter: StoreWriter, Sendable {
         }
     }
 
+    /// One transaction, timed for `/metrics`: the wait until it began on a connection, then the
+    /// transaction through its commit.
     private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> T {
-        switch source {
-        case .pool(let client): try await client.withTransaction(logger: logger, body)
-        case .connection(let connection): try await connection.withTransaction(logger: logger, body)
+        let metrics = DatabaseMetrics.postgresql
+        let asked = ContinuousClock.now
+        let began = NIOLockedValueBox(asked)
+        let result = switch source {
+        case .pool(let client):
+            try await client.withTransaction(logger: logger) { connection in
+                began.withLockedValue { $0 = ContinuousClock.now }
+                return try await body(connection)
+            }
+        case .connection(let connection):
+            try await connection.withTransaction(logger: logger) { connection in
+                began.withLockedValue { $0 = ContinuousClock.now }
+                return try await body(connection)
+            }
         }
+        let started = began.withLockedValue { $0 }
+        metrics.waited(started - asked, role: .write)
+        metrics.ran(ContinuousClock.now - started, role: .write)
+        metrics.committed(writes: 1)
+        return result
     }
 
     /// Takes a place among the writes in flight; false when too many already wait for a connection.

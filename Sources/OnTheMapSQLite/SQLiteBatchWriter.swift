@@ -17,6 +17,8 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         let apply: @Sendable (Database) throws -> [LocationChange.Kind]
         /// Answers the caller: nil once committed, or the error.
         let complete: @Sendable ((any Error)?) -> Void
+        /// When the write was handed in: its wait for a batch is measured from here.
+        let asked = ContinuousClock.now
     }
 
     private struct Queue {
@@ -127,7 +129,7 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
         while let batch = nextBatch() {
             let outcomes: [Swift.Result<[LocationChange.Kind], any Error>]
             do {
-                outcomes = try await pool.writeWithoutTransaction { db in try Self.commit(batch, in: db) }
+                outcomes = try await pool.writeWithoutTransaction { db in try Self.measured(batch) { try Self.commit(batch, in: db) } }
             } catch {
                 for write in batch { write.complete(error) }
                 continue
@@ -146,6 +148,16 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
                 }
             }
         }
+    }
+
+    /// Reports each write's wait for its batch, the batch's time through its commit, and its size.
+    private static func measured<T>(_ batch: [PendingWrite], _ commit: () throws -> T) rethrows -> T {
+        let started = ContinuousClock.now
+        for write in batch { DatabaseMetrics.sqlite.waited(started - write.asked, role: .write) }
+        let result = try commit()
+        DatabaseMetrics.sqlite.ran(ContinuousClock.now - started, role: .write)
+        DatabaseMetrics.sqlite.committed(writes: batch.count)
+        return result
     }
 
     /// One transaction for the whole batch, a savepoint per write.

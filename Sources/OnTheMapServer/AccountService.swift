@@ -34,6 +34,17 @@ struct AccountService: Sendable {
     /// password is checked, so that a burst sent at once is held to the limits like one sent in turn;
     /// an attempt that turns out not to be a failure is taken back.
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
+        do {
+            let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress)
+            ServiceMetrics.login(failure: nil)
+            return session
+        } catch {
+            ServiceMetrics.login(failure: error)
+            throw error
+        }
+    }
+
+    private func checkedLogIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
         let pairTicket: RateTicket

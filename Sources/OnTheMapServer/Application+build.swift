@@ -95,6 +95,7 @@ func buildRouter(
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware(level: RequestLogMiddleware.defaultLevel))
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())

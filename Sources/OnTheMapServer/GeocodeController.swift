@@ -31,7 +31,9 @@ struct GeocodeController: Sendable {
         case .failed: throw APIError.unavailable
         }
         let hybrid = HybridGeocoder(offline: geocoder, upstream: upstream, cache: upstreamCache, logger: context.logger)
+        let started = ContinuousClock.now
         let answer = await hybrid.lookup(query, limit: limit)
+        ServiceMetrics.geocoded(input: answer.input.rawValue, duration: ContinuousClock.now - started)
         return try JSONResponse.make(GeocodeBody(input: answer.input, results: answer.results))
     }
 

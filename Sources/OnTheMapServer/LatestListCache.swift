@@ -32,7 +32,12 @@ final class LatestListCache: Sendable {
     }
 
     /// The cached entry if there is one, without waiting: the edge answers from it on the event loop.
-    var current: Entry? { state.withLockedValue { $0.entry } }
+    /// Counted as a hit when there is one; when not, the router's `get` counts the request.
+    var current: Entry? {
+        let entry = state.withLockedValue { $0.entry }
+        if entry != nil { ServiceMetrics.listCache(.hit) }
+        return entry
+    }
 
     /// The cached entry, or the one a rebuild started since the last change produces; starts that
     /// rebuild with `build` if none runs. A rebuild that raced with a change is served but not kept.
@@ -47,6 +52,7 @@ final class LatestListCache: Sendable {
             state.rebuild = (state.generation, task)
             return (nil, task, state.generation)
         }
+        ServiceMetrics.listCache(cached == nil ? .miss : .hit)
         if let cached { return cached }
         let result = await rebuild!.result
         state.withLockedValue { state in

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import OnTheMapServer
 import OnTheMapStore
+import ServiceLifecycle
 
 /// `onthemap serve`: runs the HTTP server.
 struct ServeCommand: AsyncParsableCommand {
@@ -25,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var edge: EdgeOptions
+
+    @OptionGroup var metrics: MetricsOptions
 
     @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
     var writes: String?
@@ -126,9 +129,13 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.writeMode == .open {
             logger.warning("Write mode is OPEN: anyone can create, change and delete locations without logging in.")
         }
+        // Before anything records: metrics made earlier would record nowhere.
+        let metricsAddress = try metrics.listenAddress()
+        let exposition = metricsAddress.map { _ in PrometheusExposition() }
+        exposition?.bootstrap()
         let database = try await self.database.open(logger: logger)
         do {
-            try await serve(configuration, database: database, logger: logger)
+            try await serve(configuration, database: database, metrics: exposition.map { ($0, metricsAddress!) }, logger: logger)
         } catch {
             try? await database.close()
             throw error
@@ -136,15 +143,26 @@ struct ServeCommand: AsyncParsableCommand {
         try await database.close()
     }
 
-    /// Runs the server until a shutdown signal; a port that cannot be bound is a one-line error.
-    private func serve(_ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger) async throws {
+    /// Runs the server (and the metrics listener, when asked for) until a shutdown signal; a port
+    /// that cannot be bound is a one-line error.
+    private func serve(
+        _ configuration: AppConfiguration, database: any DatabaseEngine,
+        metrics: (exposition: PrometheusExposition, address: (host: String, port: Int))?, logger: Logger
+    ) async throws {
         let app = try await buildApplication(configuration, database: database, logger: logger)
+        var services: [any Service] = [app]
+        if let metrics {
+            services.append(metrics.exposition.application(host: metrics.address.host, port: metrics.address.port, logger: logger))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw CommandFailure("cannot listen on \(configuration.host):\(configuration.port): the port is already in use.")
+            try await group.run()
         } catch let error as IOError {
-            throw CommandFailure("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
+            // Which listener failed: the error does not say, so both are named when metrics are on.
+            var addresses = "\(configuration.host):\(configuration.port)"
+            if let metrics { addresses += " or \(metrics.address.host):\(metrics.address.port)" }
+            let reason = error.errnoCode == EADDRINUSE ? "the port is already in use" : error.description
+            throw CommandFailure("cannot listen on \(addresses): \(reason).")
         }
     }
 

@@ -125,7 +125,11 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             closing = true
             context.close(mode: .output, promise: nil)
         }
+        let elapsed = NIODeadline.now() - started
         RequestLogMiddleware.write(to: source.logger, level: source.logLevel, method: "GET", uri: head.path ?? "",
-                                   status: answer.status.code, milliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1e6)
+                                   status: answer.status.code, milliseconds: Double(elapsed.nanoseconds) / 1e6)
+        let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+        // The list paths are routes of their own, so the path is the route's pattern.
+        ServiceMetrics.request(path: path, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
     }
 }

@@ -42,6 +42,7 @@ final class LiveStreamAdmission: Sendable {
             try Self.check(address, in: counts, settings: settings)
             counts.total += 1
             counts.perAddress[address, default: 0] += 1
+            ServiceMetrics.liveStreams(+1)
         }
         return Slot(admission: self, address: address)
     }
@@ -58,6 +59,7 @@ final class LiveStreamAdmission: Sendable {
     fileprivate func close(_ address: String) {
         counts.withLockedValue { counts in
             counts.total -= 1
+            ServiceMetrics.liveStreams(-1)
             let remaining = counts.perAddress[address, default: 1] - 1
             counts.perAddress[address] = remaining > 0 ? remaining : nil
         }

@@ -1,0 +1,57 @@
+import Metrics
+import OnTheMapModel
+
+/// What the services record for `/metrics`, through swift-metrics: nothing is kept unless the
+/// process started a metrics backend (`serve --metrics-address`). Names: `MetricCatalogue`.
+enum ServiceMetrics {
+    /// One answered request, routed or answered by the edge from the cached list.
+    static func request(path: String, route: String, method: String, status: Int, duration: Duration) {
+        let family = PathFamily(path: path).metricName
+        Counter(label: MetricCatalogue.requests, dimensions: [
+            ("family", family), ("route", route), ("method", method), ("status", String(status)),
+        ]).increment()
+        Timer(label: MetricCatalogue.requestDuration, dimensions: [("family", family), ("route", route), ("method", method)])
+            .record(duration: duration)
+    }
+
+    enum ListCacheResult: String {
+        case hit, miss
+    }
+
+    static func listCache(_ result: ListCacheResult) {
+        Counter(label: MetricCatalogue.listCache, dimensions: [("result", result.rawValue)]).increment()
+    }
+
+    /// A password login's outcome, told from what it threw.
+    static func login(failure error: (any Error)?) {
+        let outcome = switch error {
+        case nil: "ok"
+        case let error as APIError where error == .invalidCredentials: "failed"
+        case let error as APIError where error.status == 429: "throttled"
+        default: "error"
+        }
+        Counter(label: MetricCatalogue.logins, dimensions: [("outcome", outcome)]).increment()
+    }
+
+    static func geocoded(input: String, duration: Duration) {
+        Timer(label: MetricCatalogue.geocodeDuration, dimensions: [("input", input)]).record(duration: duration)
+    }
+
+    /// A live stream opened (+1) or closed (-1).
+    static func liveStreams(_ change: Int) {
+        let meter = Meter(label: MetricCatalogue.liveStreams)
+        if change > 0 { meter.increment(by: Double(change)) } else { meter.decrement(by: Double(-change)) }
+    }
+}
+
+extension PathFamily {
+    /// The `family` label of request metrics.
+    var metricName: String {
+        switch self {
+        case .udacity: "udacity"
+        case .v1Locations: "v1-locations"
+        case .parse: "parse"
+        case .native: "native"
+        }
+    }
+}

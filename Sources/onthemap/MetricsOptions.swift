@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// `serve --metrics-address`: where `/metrics` listens, if anywhere (README, "Metrics").
+struct MetricsOptions: ParsableArguments {
+    @Option(name: .customLong("metrics-address"), help: ArgumentHelp(
+        "Serve Prometheus metrics at http://ADDRESS/metrics, e.g. 127.0.0.1:9464; keep it off the public network (env ONTHEMAP_METRICS_ADDRESS; default off).",
+        valueName: "host:port"))
+    var metricsAddress: String?
+
+    func validate() throws {
+        _ = try listenAddress()
+    }
+
+    /// The host and port to serve metrics on; nil when metrics are off.
+    func listenAddress() throws -> (host: String, port: Int)? {
+        try Setting(flag: "--metrics-address", variable: "ONTHEMAP_METRICS_ADDRESS")
+            .value(metricsAddress, default: nil, expected: "host:port such as 127.0.0.1:9464 (or [::1]:9464)") { text in
+                Self.parse(text).map { .some($0) }
+            }
+    }
+
+    /// `host:port`, `[v6 address]:port` or `:port` (this machine only).
+    static func parse(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "127.0.0.1" }
+        guard !host.contains(" "), !host.contains("/") else { return nil }
+        return (host, port)
+    }
+}
