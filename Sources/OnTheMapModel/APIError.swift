@@ -74,6 +74,11 @@ extension APIError {
     public static let invalidCredentials = APIError(
         status: 403, code: ParseErrorCode.operationForbidden, message: "Account not found or invalid credentials.")
 
+    /// The right password for an account an admin has disabled: said plainly, since only someone
+    /// who knows the password learns it.
+    public static let accountDisabled = APIError(
+        status: 403, code: ParseErrorCode.operationForbidden, message: "This account has been disabled by an admin of this map.")
+
     /// A write needs a live session.
     public static let loginRequired = APIError(
         status: 401, code: ParseErrorCode.invalidSessionToken,

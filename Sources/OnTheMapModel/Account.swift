@@ -12,10 +12,16 @@ public struct Account: Sendable, Equatable {
     public var isAdmin: Bool
     /// Milliseconds since the epoch.
     public var createdAt: Int64
+    /// When an admin disabled the account (milliseconds): it cannot log in and has no sessions.
+    public var disabledAt: Int64?
+    /// The last login or sign-up (milliseconds).
+    public var lastLoginAt: Int64?
+
+    public var isDisabled: Bool { disabledAt != nil }
 
     public init(
         key: String, email: String, firstName: String, lastName: String, passwordHash: String,
-        isAdmin: Bool, createdAt: Int64
+        isAdmin: Bool, createdAt: Int64, disabledAt: Int64? = nil, lastLoginAt: Int64? = nil
     ) {
         self.key = key
         self.email = email
@@ -24,6 +30,8 @@ public struct Account: Sendable, Equatable {
         self.passwordHash = passwordHash
         self.isAdmin = isAdmin
         self.createdAt = createdAt
+        self.disabledAt = disabledAt
+        self.lastLoginAt = lastLoginAt
     }
 }
 

@@ -77,6 +77,10 @@ struct AccountService: Sendable {
             throw error
         }
         guard let account, matches else { throw APIError.invalidCredentials }
+        guard !account.isDisabled else {
+            await addressLoginFailures.cancel(addressTicket)
+            throw APIError.accountDisabled
+        }
         // Only this pair is cleared: one good login must not wipe an address's record of failures.
         await loginFailures.reset(throttleKey)
         await addressLoginFailures.cancel(addressTicket)

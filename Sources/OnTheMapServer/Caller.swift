@@ -32,7 +32,7 @@ struct SessionAuthenticator: Sendable {
     /// The account holding session `token`, if it is live.
     func caller(token: String, viaCookie: Bool) async throws -> Caller? {
         guard let session = try await sessions.session(tokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
-              let account = try await accounts.account(key: session.accountKey) else { return nil }
+              let account = try await accounts.account(key: session.accountKey), !account.isDisabled else { return nil }
         return Caller(account: account, token: token, viaCookie: viaCookie)
     }
 

@@ -41,8 +41,11 @@ struct LocationService: Sendable {
         try await lanes.lane(for: query).run { Self.encode(try await store.locations(query)) }
     }
 
+    /// A location as the public sees it: a hidden one is not there.
     func location(objectId: String) async throws -> StudentLocation {
-        guard let owned = try await store.location(objectId: objectId) else { throw APIError.notFound("No location with objectId \(objectId).") }
+        guard let owned = try await store.location(objectId: objectId), !owned.isHidden else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
         return owned.location
     }
 

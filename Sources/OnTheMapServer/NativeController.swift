@@ -33,11 +33,12 @@ struct NativeController: Sendable {
         return response
     }
 
-    /// The caller's account and own location (or null).
+    /// The caller's account and own location (or null), which shows to its owner even when an
+    /// admin has hidden it from everyone else (`locationHidden` says so).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
-        let location = try await locations.location(ownerKey: caller.account.key)
-        return try JSONResponse.make(MeBody(account: .init(caller.account), location: location))
+        let owned = try await locations.location(ownerKey: caller.account.key)
+        return try JSONResponse.make(MeBody(account: .init(caller.account), location: owned?.location, locationHidden: owned?.isHidden ?? false))
     }
 
     /// Ready when the database answers and the geocoder has loaded.
@@ -75,13 +76,15 @@ private struct MeBody: Encodable {
 
     let account: AccountBody
     let location: StudentLocation?
+    let locationHidden: Bool
 
-    enum CodingKeys: CodingKey { case account, location }
+    enum CodingKeys: CodingKey { case account, location, locationHidden }
 
     /// `location` is written as `null`, not left out, when there is none.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(account, forKey: .account)
         try container.encode(location, forKey: .location)
+        try container.encode(locationHidden, forKey: .locationHidden)
     }
 }

@@ -37,7 +37,7 @@ public enum DataCopy {
     /// The tables in an order that satisfies their foreign keys.
     static let tables: [Table] = [
         ("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
-                      ("is_admin", .bool), ("created_at", .integer)]),
+                      ("is_admin", .bool), ("created_at", .integer), ("disabled_at", .optionalInteger), ("last_login_at", .optionalInteger)]),
         ("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
         ("student_locations", SQLStore.LocationColumn.allCases.map { column in
             let kind: ColumnKind = switch column {
@@ -47,10 +47,10 @@ public enum DataCopy {
             default: .text
             }
             return (column.name, kind)
-        }),
+        } + [("hidden_at", .optionalInteger)]),
     ]
 
-    enum ColumnKind { case text, optionalText, integer, double, bool }
+    enum ColumnKind { case text, optionalText, integer, optionalInteger, double, bool }
 
     /// Copies `source` into `target`, page by page in key order, then checks both read back alike.
     /// With `replace`, the target's accounts (and with them their sessions and locations) and any
@@ -88,12 +88,14 @@ public enum DataCopy {
 
     /// One value of a row, as both engines store it.
     enum Value: Sendable, Equatable {
-        case text(String), null, integer(Int64), double(Double), bool(Bool)
+        /// `nullInteger` is bound as an integer: PostgreSQL refuses a text-typed NULL for a BIGINT column.
+        case text(String), null, nullInteger, integer(Int64), double(Double), bool(Bool)
 
         var bind: any Encodable & Sendable {
             switch self {
             case .text(let text): text
             case .null: String?.none
+            case .nullInteger: Int64?.none
             case .integer(let number): number
             case .double(let number): number
             case .bool(let flag): flag
@@ -104,7 +106,7 @@ public enum DataCopy {
         var canonical: String {
             switch self {
             case .text(let text): "t\(text.utf8.count):\(text)"
-            case .null: "n"
+            case .null, .nullInteger: "n"
             case .integer(let number): "i\(number)"
             case .double(let number): "d\(String(number.bitPattern, radix: 16))"
             case .bool(let flag): flag ? "b1" : "b0"
@@ -134,6 +136,7 @@ public enum DataCopy {
                 case .text: .text(try row.decode(column: column.name, as: String.self))
                 case .optionalText: try row.decodeNil(column: column.name) ? .null : .text(try row.decode(column: column.name, as: String.self))
                 case .integer: .integer(try row.decode(column: column.name, as: Int64.self))
+                case .optionalInteger: try row.optionalInt64(column: column.name).map(Value.integer) ?? .nullInteger
                 case .double: .double(try row.decode(column: column.name, as: Double.self))
                 case .bool: .bool(try row.decode(column: column.name, as: Bool.self))
                 }

@@ -139,6 +139,9 @@ enum Schema {
             """,
             "CREATE INDEX location_events_by_time ON location_events (at)",
         ]},
+        Migration(version: 5, name: "moderation: hidden pins, disabled accounts, reports, audit log, password resets") { d in
+            Moderation.schema(d)
+        },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

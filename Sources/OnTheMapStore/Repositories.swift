@@ -30,12 +30,16 @@ public protocol SessionStore: Sendable {
 public protocol LocationStore: Sendable {
     /// The page of locations `query` asks for, with the total count when it asks for one.
     func locations(_ query: LocationQuery) async throws -> LocationPage
+    /// A location by id, hidden or not (`hiddenAt` says): the public reads leave hidden ones out.
     func location(objectId: String) async throws -> OwnedLocation?
-    func location(ownerKey: String) async throws -> StudentLocation?
+    /// The account's location, hidden or not: its owner still sees it.
+    func location(ownerKey: String) async throws -> OwnedLocation?
     /// Creates a location, or, when `ownerKey` already owns one, overwrites that one (keeping its
-    /// objectId and createdAt). `now` is in milliseconds.
+    /// objectId, createdAt and, when an admin hid it, its hiding: nothing about it is announced).
+    /// `now` is in milliseconds.
     func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation
-    /// Applies the present fields; nil when there is no such location.
+    /// Applies the present fields; nil when there is no such location. A hidden one stays hidden,
+    /// unannounced.
     func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation?
     /// False when there was no such location.
     func deleteLocation(objectId: String) async throws -> Bool
@@ -50,10 +54,15 @@ public protocol StoreHealth: Sendable {
 public struct OwnedLocation: Sendable, Equatable {
     public var location: StudentLocation
     public var ownerKey: String?
+    /// When an admin hid it (milliseconds); nil while it shows.
+    public var hiddenAt: Int64?
 
-    public init(location: StudentLocation, ownerKey: String?) {
+    public var isHidden: Bool { hiddenAt != nil }
+
+    public init(location: StudentLocation, ownerKey: String?, hiddenAt: Int64? = nil) {
         self.location = location
         self.ownerKey = ownerKey
+        self.hiddenAt = hiddenAt
     }
 }
 

@@ -13,9 +13,13 @@ extension SQLStore: LocationStore {
 
     static let locationColumnNames = LocationColumn.allCases.map(\.name)
     static let locationColumns = locationColumnNames.joined(separator: ", ")
+    /// For reads that must know whether a pin is hidden (the public lists leave hidden ones out instead).
+    static let locationColumnsAndHidden = locationColumns + ", hidden_at"
+    /// Only pins an admin has not hidden: every public read has it.
+    static let visible = SQLRaw("hidden_at IS NULL")
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
-        let condition = query.filter.sqlExpression
+        let condition = SQLBinaryExpression(query.filter.sqlExpression, .and, Self.visible)
         var select = reader.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
         for key in query.effectiveOrder {
             select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
@@ -34,14 +38,14 @@ extension SQLStore: LocationStore {
 
     public func location(objectId: String) async throws -> OwnedLocation? {
         guard objectId.isStorable else { return nil }
-        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE object_id = \(bind: objectId)")
+        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations WHERE object_id = \(bind: objectId)")
             .first().map(Self.owned(from:))
     }
 
-    public func location(ownerKey: String) async throws -> StudentLocation? {
+    public func location(ownerKey: String) async throws -> OwnedLocation? {
         guard ownerKey.isStorable else { return nil }
-        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
-            .first().map { try Self.owned(from: $0).location }
+        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
+            .first().map(Self.owned(from:))
     }
 
     /// Up to `limit` locations in object id order, from after `objectId`: every location, a page at
@@ -49,7 +53,7 @@ extension SQLStore: LocationStore {
     public func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation] {
         let rows = try await reader.raw("""
             SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
-            WHERE object_id > \(bind: objectId ?? "") ORDER BY object_id LIMIT \(bind: limit)
+            WHERE object_id > \(bind: objectId ?? "") AND hidden_at IS NULL ORDER BY object_id LIMIT \(bind: limit)
             """).all()
         return try rows.map { try Self.owned(from: $0).location }
     }
@@ -69,11 +73,13 @@ extension SQLStore: LocationStore {
                         last_name = excluded.last_name, map_string = excluded.map_string,
                         media_url = excluded.media_url, latitude = excluded.latitude,
                         longitude = excluded.longitude, updated_at = excluded.updated_at
-                    RETURNING \(unsafeRaw: Self.locationColumns)
+                    RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
                     """)
                 return try await writer.perform(WriteUnit([statement]) { rows in
                     guard let row = rows[0].first else { throw StoreError.keyTaken }
-                    let saved = try Self.owned(from: row).location
+                    let owned = try Self.owned(from: row)
+                    let saved = owned.location
+                    if owned.isHidden { return (saved, []) }
                     // The objectId drawn here comes back only when the row is new; an overwrite keeps its own.
                     return (saved, [saved.objectId == objectId ? .created(saved) : .updated(saved)])
                 })
@@ -101,12 +107,12 @@ extension SQLStore: LocationStore {
         let statement = SQLList([
             SQLRaw("UPDATE student_locations SET "), SQLList(assignments),
             SQLRaw(" WHERE object_id = "), SQLBind(objectId),
-            SQLRaw(" RETURNING \(Self.locationColumns)"),
+            SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
         ], separator: SQLRaw(""))
         return try await writer.perform(WriteUnit([statement]) { rows in
             guard let row = rows[0].first else { return (nil, []) }
-            let updated = try Self.owned(from: row).location
-            return (updated, [.updated(updated)])
+            let owned = try Self.owned(from: row)
+            return (owned.location, owned.isHidden ? [] : [.updated(owned.location)])
         })
     }
 
@@ -133,9 +139,8 @@ extension SQLStore: LocationStore {
                 longitude: try row.decode(column: LocationColumn.longitude.name, as: Double.self),
                 createdAt: try row.decode(column: LocationColumn.createdAt.name, as: Int64.self),
                 updatedAt: try row.decode(column: LocationColumn.updatedAt.name, as: Int64.self)),
-            // Asked as two plain questions rather than as `String?`: decoding an optional through
-            // SQLKit's generic path costs more than the other ten fields together.
-            ownerKey: try row.decodeNil(column: LocationColumn.ownerKey.name) ? nil : try row.decode(column: LocationColumn.ownerKey.name, as: String.self))
+            ownerKey: try row.optionalString(column: LocationColumn.ownerKey.name),
+            hiddenAt: row.contains(column: "hidden_at") ? try row.optionalInt64(column: "hidden_at") : nil)
     }
 }
 

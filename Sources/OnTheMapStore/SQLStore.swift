@@ -33,12 +33,12 @@ extension SQLStore: StoreHealth {
 }
 
 extension SQLStore: AccountStore {
-    private static let accountColumns = "key, email, password_hash, first_name, last_name, is_admin, created_at"
+    static let accountColumns = "key, email, password_hash, first_name, last_name, is_admin, created_at, disabled_at, last_login_at"
 
     public func insertAccount(_ account: Account) async throws {
         do {
             try await writer.run(SQLQueryString("""
-                INSERT INTO accounts (\(unsafeRaw: Self.accountColumns))
+                INSERT INTO accounts (key, email, password_hash, first_name, last_name, is_admin, created_at)
                 VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
                         \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
                 """))
@@ -85,7 +85,7 @@ extension SQLStore: AccountStore {
         })
     }
 
-    private static func account(from row: any SQLRow) throws -> Account {
+    static func account(from row: any SQLRow) throws -> Account {
         Account(
             key: try row.decode(column: "key", as: String.self),
             email: try row.decode(column: "email", as: String.self),
@@ -93,16 +93,22 @@ extension SQLStore: AccountStore {
             lastName: try row.decode(column: "last_name", as: String.self),
             passwordHash: try row.decode(column: "password_hash", as: String.self),
             isAdmin: try row.decode(column: "is_admin", as: Bool.self),
-            createdAt: try row.decode(column: "created_at", as: Int64.self))
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            disabledAt: try row.optionalInt64(column: "disabled_at"),
+            lastLoginAt: try row.optionalInt64(column: "last_login_at"))
     }
 }
 
 extension SQLStore: SessionStore {
+    /// Also records the login on the account (`last_login_at`, milliseconds), in the same write.
     public func insertSession(_ session: SessionRecord) async throws {
-        try await writer.run(SQLQueryString("""
-            INSERT INTO sessions (token_hash, account_key, created_at, expires_at)
-            VALUES (\(bind: session.tokenHash), \(bind: session.accountKey), \(bind: session.createdAt), \(bind: session.expiresAt))
-            """))
+        try await writer.perform(WriteUnit([
+            SQLQueryString("""
+                INSERT INTO sessions (token_hash, account_key, created_at, expires_at)
+                VALUES (\(bind: session.tokenHash), \(bind: session.accountKey), \(bind: session.createdAt), \(bind: session.expiresAt))
+                """),
+            SQLQueryString("UPDATE accounts SET last_login_at = \(bind: session.createdAt / 1000) WHERE key = \(bind: session.accountKey)"),
+        ]) { _ in ((), []) })
     }
 
     public func session(tokenHash: String, now: Int64) async throws -> SessionRecord? {

@@ -59,7 +59,7 @@ import Testing
 
             let reopened = try await temporary.open()
             for (key, pin) in expected {
-                #expect(try await reopened.store.location(ownerKey: key) == pin)
+                #expect(try await reopened.store.location(ownerKey: key)?.location == pin)
             }
             let all = try await reopened.store.locations(LocationQuery(limit: 1000, includeCount: true))
             #expect(all.count == expected.values.compactMap { $0 }.count)

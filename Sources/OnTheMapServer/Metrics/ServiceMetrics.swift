@@ -27,6 +27,7 @@ enum ServiceMetrics {
         let outcome = switch error {
         case nil: "ok"
         case let error as APIError where error == .invalidCredentials: "failed"
+        case let error as APIError where error == .accountDisabled: "disabled"
         case let error as APIError where error.status == 429: "throttled"
         default: "error"
         }
