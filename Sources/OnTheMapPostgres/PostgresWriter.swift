@@ -113,17 +113,25 @@ final class PostgresWriter: StoreWriter, Sendable {
         let metrics = DatabaseMetrics.postgresql
         let asked = ContinuousClock.now
         let began = NIOLockedValueBox(asked)
-        let result = switch source {
-        case .pool(let client):
-            try await client.withTransaction(logger: logger) { connection in
-                began.withLockedValue { $0 = ContinuousClock.now }
-                return try await body(connection)
+        let result: T
+        do {
+            result = switch source {
+            case .pool(let client):
+                try await client.withTransaction(logger: logger) { connection in
+                    began.withLockedValue { $0 = ContinuousClock.now }
+                    return try await body(connection)
+                }
+            case .connection(let connection):
+                try await connection.withTransaction(logger: logger) { connection in
+                    began.withLockedValue { $0 = ContinuousClock.now }
+                    return try await body(connection)
+                }
             }
-        case .connection(let connection):
-            try await connection.withTransaction(logger: logger) { connection in
-                began.withLockedValue { $0 = ContinuousClock.now }
-                return try await body(connection)
-            }
+        } catch let error as PostgresTransactionError {
+            // What the write itself threw, once rolled back, is the caller's error, as on SQLite:
+            // not PostgresNIO's wrapper around it.
+            if let thrown = error.closureError, error.rollbackError == nil { throw thrown }
+            throw error
         }
         let started = began.withLockedValue { $0 }
         metrics.waited(started - asked, role: .write)

@@ -108,6 +108,17 @@ struct AccountService: Sendable {
         return try await startSession(for: account)
     }
 
+    /// Sets a new password with a one-time link an admin issued; every session of the account ends.
+    /// The same password rules as sign-up.
+    func resetPassword(token: String, password rawPassword: String, resets: any ModerationStore, clientAddress: String) async throws {
+        let password = try Validation.password(rawPassword)
+        try CommonPasswords.check(password)
+        let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
+        guard try await resets.redeemPasswordReset(tokenHash: SessionToken.hash(token), newPasswordHash: hash, now: WallClock.nowMillis()) != nil else {
+            throw APIError.validation("token", "This link has expired or was already used: ask an admin of the map for a new one.")
+        }
+    }
+
     /// Ends the session with this token (nothing happens when it has already ended).
     func logOut(token: String) async throws {
         try await sessions.deleteSession(tokenHash: SessionToken.hash(token))

@@ -7,6 +7,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     let channel: any Channel
+    /// The logged-in caller, once a guard in front of the route has found them (`AdminGuard`).
+    var caller: Caller?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -6,7 +6,7 @@ import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
 typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore
-    & LocationEventStore
+    & LocationEventStore & ModerationStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.
@@ -124,6 +124,12 @@ func buildRouter(
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
         upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
         trustForwardedFor: configuration.trustForwardedFor
+    ).addRoutes(to: router)
+    ReportController(store: store, accounts: accounts, authenticator: authenticator, crossSite: crossSite,
+                     trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
+    AdminController(
+        service: AdminService(store: store), locations: store,
+        guardian: AdminGuard(authenticator: authenticator, crossSite: crossSite), publicURL: configuration.publicURL
     ).addRoutes(to: router)
     let web = try WebController(settings: configuration.webClient)
     web.addRoutes(to: router)

@@ -4,7 +4,7 @@ import OnTheMapModel
 /// A route handler: every handler in this server builds its `Response` itself.
 typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
 
-extension Router where Context == AppRequestContext {
+extension RouterMethods where Context == AppRequestContext {
     /// Registers `handlers` on `path` and answers every other common method with 405 and an `Allow`
     /// header, so a wrong method never looks like a missing resource.
     func resource(_ path: RouterPath, _ handlers: [(HTTPRequest.Method, Handler)]) {

@@ -30,6 +30,9 @@ public protocol SessionStore: Sendable {
 public protocol LocationStore: Sendable {
     /// The page of locations `query` asks for, with the total count when it asks for one.
     func locations(_ query: LocationQuery) async throws -> LocationPage
+    /// Up to `limit` visible locations in objectId order after `objectId`: all of them, a page at a
+    /// time (an export), whatever the table's size.
+    func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation]
     /// A location by id, hidden or not (`hiddenAt` says): the public reads leave hidden ones out.
     func location(objectId: String) async throws -> OwnedLocation?
     /// The account's location, hidden or not: its owner still sees it.
@@ -135,4 +138,55 @@ public protocol LeaseStore: Sendable {
     /// Takes the lease `name` for `holder` until `until` (milliseconds) if nobody holds it at `now`,
     /// or renews it if `holder` does; true when `holder` holds it afterwards.
     func acquireLease(_ name: String, holder: String, now: Int64, until: Int64) async throws -> Bool
+}
+
+/// What admins change (issue 13). Every change is one transaction with its audit entry: an action
+/// is recorded exactly when it happened. A change that finds nothing to do (a pin already hidden,
+/// an account already an admin) records nothing and answers the state as it is.
+public protocol ModerationStore: Sendable {
+    /// Accounts whose email or name contains `search` (any case), newest first, with their pins.
+    func accountsForAdmin(search: String?, limit: Int, skip: Int) async throws -> [AccountWithPin]
+    /// Every pin, hidden ones too (or only those), most recently changed first.
+    func locationsForAdmin(hiddenOnly: Bool, limit: Int, skip: Int) async throws -> [OwnedLocation]
+    /// Hides a pin (`hiddenAt`) or shows it again (nil), resolving its open reports when hiding;
+    /// its leaving or return is announced like a deletion or a creation. Nil when there is no such pin.
+    func setHidden(objectId: String, hiddenAt: Int64?, audit: AuditEntry) async throws -> OwnedLocation?
+    /// Deletes a pin and resolves its open reports; false when there was none.
+    func deleteLocation(objectId: String, audit: AuditEntry) async throws -> Bool
+    /// Makes an account an admin or not; never removes the last active admin.
+    func setAdmin(key: String, isAdmin: Bool, audit: AuditEntry) async throws -> AccountChange
+    /// Disables an account (ending its sessions) or enables it; never disables the last active admin.
+    func setDisabled(key: String, disabledAt: Int64?, audit: AuditEntry) async throws -> AccountChange
+    /// A student's report, new; or the one already open when they reported this pin before.
+    func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool)
+    /// Reports, newest first: the open ones, or all.
+    func reports(openOnly: Bool, limit: Int) async throws -> [Report]
+    /// Resolves the pin's open reports as dismissed; how many there were.
+    func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int
+    /// The audit log, newest first, from before entry `before` when given.
+    func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry]
+    /// Stores a one-time password reset for the account, replacing any earlier one.
+    func insertPasswordReset(tokenHash: String, accountKey: String, now: Int64, expiresAt: Int64, audit: AuditEntry) async throws
+    /// Uses a reset once: sets the password, ends every session. The account key, or nil when the
+    /// token is unknown, used or expired.
+    func redeemPasswordReset(tokenHash: String, newPasswordHash: String, now: Int64) async throws -> String?
+}
+
+/// An account as the admin area lists it.
+public struct AccountWithPin: Sendable, Equatable {
+    public var account: Account
+    public var pin: OwnedLocation?
+
+    public init(account: Account, pin: OwnedLocation?) {
+        self.account = account
+        self.pin = pin
+    }
+}
+
+/// What an account change came to.
+public enum AccountChange: Sendable, Equatable {
+    case changed(Account)
+    case notFound
+    /// Refused: it would leave no active admin.
+    case lastAdmin
 }

@@ -1,0 +1,94 @@
+/// Why a student reports a pin: a short, fixed list, so admins can sort reports at a glance.
+public enum ReportReason: String, Sendable, CaseIterable, Codable {
+    case spam
+    case offensive
+    case personalInformation = "personal-information"
+    case wrongPlace = "wrong-place"
+    case other
+
+    /// The reason a request names, or a 400 that lists the accepted ones.
+    public static func parse(_ value: JSONValue?) throws(APIError) -> ReportReason {
+        guard case .string(let text)? = value else {
+            throw .validation("reason", "reason must be one of \(allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard let reason = ReportReason(rawValue: text) else {
+            throw .validation("reason", "reason must be one of \(allCases.map(\.rawValue).joined(separator: ", ")); got \"\(text.prefix(40))\".")
+        }
+        return reason
+    }
+}
+
+/// A student's report of a pin, open until an admin resolves it.
+public struct Report: Sendable, Equatable {
+    public var id: Int64
+    public var objectId: String
+    public var reporterKey: String
+    public var reason: ReportReason
+    /// Milliseconds.
+    public var createdAt: Int64
+    public var resolvedAt: Int64?
+    /// The admin's account key.
+    public var resolvedBy: String?
+    /// `hidden`, `deleted` or `dismissed`.
+    public var resolution: String?
+
+    public init(id: Int64, objectId: String, reporterKey: String, reason: ReportReason, createdAt: Int64,
+                resolvedAt: Int64? = nil, resolvedBy: String? = nil, resolution: String? = nil) {
+        self.id = id
+        self.objectId = objectId
+        self.reporterKey = reporterKey
+        self.reason = reason
+        self.createdAt = createdAt
+        self.resolvedAt = resolvedAt
+        self.resolvedBy = resolvedBy
+        self.resolution = resolution
+    }
+}
+
+/// One admin action, recorded in the same transaction as the action itself: who, what, on what, when.
+public struct AuditEntry: Sendable, Equatable {
+    public enum Action: String, Sendable, CaseIterable {
+        case hideLocation = "hide-location"
+        case showLocation = "show-location"
+        case deleteLocation = "delete-location"
+        case disableAccount = "disable-account"
+        case enableAccount = "enable-account"
+        case grantAdmin = "grant-admin"
+        case revokeAdmin = "revoke-admin"
+        case issuePasswordReset = "issue-password-reset"
+        case dismissReports = "dismiss-reports"
+    }
+
+    public var id: Int64
+    /// Milliseconds.
+    public var at: Int64
+    /// The admin's account key (nil once that account is deleted) and email (kept for the record).
+    public var actorKey: String?
+    public var actorEmail: String
+    public var action: Action
+    /// An objectId or an account key.
+    public var target: String
+    /// What the target was, in words (a pin's place and owner, an account's email).
+    public var detail: String
+
+    public init(id: Int64 = 0, at: Int64, actorKey: String?, actorEmail: String, action: Action, target: String, detail: String) {
+        self.id = id
+        self.at = at
+        self.actorKey = actorKey
+        self.actorEmail = actorEmail
+        self.action = action
+        self.target = target
+        self.detail = detail
+    }
+}
+
+extension APIError {
+    /// An admin action that would leave the map without an active admin.
+    public static let lastAdmin = APIError(
+        status: 409, code: ParseErrorCode.operationForbidden,
+        message: "This is the last active admin: make another account an admin first.")
+
+    /// An admin route asked for by someone who is not one.
+    public static let adminOnly = APIError(
+        status: 403, code: ParseErrorCode.operationForbidden, message: "Only an admin of this map may do this.")
+}

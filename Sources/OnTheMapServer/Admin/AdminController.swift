@@ -1,0 +1,128 @@
+import Hummingbird
+import OnTheMapModel
+import OnTheMapStore
+
+/// `/v1/admin/…`: the admin area's API (README, "Moderation"). Every route is behind `AdminGuard`;
+/// every change is audited by `AdminService`.
+struct AdminController: Sendable {
+    static let basePath = "/v1/admin"
+    let service: AdminService
+    let locations: any LocationStore
+    let guardian: AdminGuard
+    /// Where reset links point: the configured public origin, else the request's own host.
+    let publicURL: PublicURL?
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let admin = router.group(RouterPath(Self.basePath)).add(middleware: guardian)
+        admin.resource("accounts", [(.get, accounts)])
+        admin.resource("accounts/:key", [(.patch, changeAccount)])
+        admin.resource("accounts/:key/password-reset", [(.post, passwordReset)])
+        admin.resource("locations", [(.get, allLocations)])
+        admin.resource("locations/:objectId", [(.patch, changeLocation), (.delete, deleteLocation)])
+        admin.resource("reports", [(.get, reports)])
+        admin.resource("reports/:objectId/dismiss", [(.post, dismissReports)])
+        admin.resource("audit", [(.get, audit)])
+        admin.resource("export", [(.get, export)])
+    }
+
+    /// `?search=&limit=&skip=`: accounts, newest first, each with its pin.
+    @Sendable func accounts(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = try AdminPage(request)
+        let found = try await service.accounts(search: page.search, limit: page.limit, skip: page.skip)
+        return try JSONResponse.make(ResultsBody(results: found.map { AdminAccountBody($0.account, pin: $0.pin) }))
+    }
+
+    /// `{"isAdmin": Bool}` and/or `{"disabled": Bool}`.
+    @Sendable func changeAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try context.admin
+        let key = try Self.parameter("key", context)
+        let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["isAdmin", "disabled"])
+        var account: Account?
+        if let isAdmin = body.flag("isAdmin") { account = try await service.setAdmin(key, to: isAdmin, by: admin) }
+        if let disabled = body.flag("disabled") { account = try await service.setDisabled(key, to: disabled, by: admin) }
+        guard let account else { throw APIError.validation("isAdmin", "Send isAdmin or disabled, true or false.") }
+        return try JSONResponse.make(AdminAccountBody(account, pin: try await locations.location(ownerKey: key)))
+    }
+
+    /// A one-time link the admin passes on; it lets the student choose a new password for 72 hours.
+    @Sendable func passwordReset(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: try context.admin)
+        let origin = publicURL?.origin ?? request.head.authority.map { "http://\($0)" } ?? ""
+        return try JSONResponse.make(["url": "\(origin)/#/reset/\(token)", "expiresAt": WireTime.formatMillis(expiresAt)], status: .created)
+    }
+
+    /// `?hidden=true` for hidden pins only; `limit`, `skip`.
+    @Sendable func allLocations(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = try AdminPage(request)
+        let pins = try await service.locations(hiddenOnly: page.hiddenOnly, limit: page.limit, skip: page.skip)
+        return try JSONResponse.make(ResultsBody(results: pins.map(AdminPinBody.init)))
+    }
+
+    /// `{"hidden": Bool}`.
+    @Sendable func changeLocation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["hidden"])
+        guard let hidden = body.flag("hidden") else { throw APIError.validation("hidden", "Send hidden, true or false.") }
+        let pin = try await service.setHidden(try Self.parameter("objectId", context), to: hidden, by: try context.admin)
+        return try JSONResponse.make(AdminPinBody(pin))
+    }
+
+    @Sendable func deleteLocation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await service.delete(try Self.parameter("objectId", context), by: try context.admin)
+        return try JSONResponse.make([String: String]())
+    }
+
+    /// `?status=open` (the default) or `all`: reports grouped by pin.
+    @Sendable func reports(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = try AdminPage(request)
+        let reported = try await service.reports(openOnly: !page.all, limit: page.limit * 10)
+        return try JSONResponse.make(ResultsBody(results: reported.map(ReportedPinBody.init)))
+    }
+
+    @Sendable func dismissReports(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let count = try await service.dismissReports(try Self.parameter("objectId", context), by: try context.admin)
+        return try JSONResponse.make(["dismissed": count])
+    }
+
+    /// `?limit=&before=<id>`: the audit log, newest first.
+    @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = try AdminPage(request)
+        let entries = try await service.auditLog(limit: page.limit, before: page.before)
+        return try JSONResponse.make(ResultsBody(results: entries.map(AuditEntryBody.init)))
+    }
+
+    /// `?format=geojson|csv|jsonl`: the class's map as a download, streamed a page at a time.
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let format = try AdminPage(request).format
+        var headers = HTTPFields()
+        headers[.contentType] = switch format {
+        case .geojson: "application/geo+json; charset=utf-8"
+        case .csv: "text/csv; charset=utf-8"
+        case .jsonl: "application/jsonl; charset=utf-8"
+        }
+        headers[.contentDisposition] = "attachment; filename=\"on-the-map.\(format.rawValue)\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody { [locations] writer in
+            try await writer.write(ByteBuffer(string: format.header))
+            var after: String?
+            var first = true
+            while true {
+                let page = try await locations.locations(after: after, limit: 1000)
+                var text = ""
+                for location in page {
+                    text += format.entry(location, first: first)
+                    first = false
+                }
+                try await writer.write(ByteBuffer(string: text))
+                guard page.count == 1000, let last = page.last else { break }
+                after = last.objectId
+            }
+            try await writer.write(ByteBuffer(string: format.footer))
+            try await writer.finish(nil)
+        })
+    }
+
+    private static func parameter(_ name: String, _ context: AppRequestContext) throws(APIError) -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty else { throw .notFound("\(name) is missing.") }
+        return value
+    }
+}

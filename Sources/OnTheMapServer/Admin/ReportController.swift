@@ -1,0 +1,49 @@
+import Hummingbird
+import OnTheMapModel
+import OnTheMapStore
+
+/// What students do about other pins and their own passwords: `POST /v1/reports` (a logged-in
+/// student reports someone else's pin, once until an admin looks) and `POST /v1/password-reset`
+/// (a one-time link from an admin sets a new password).
+struct ReportController: Sendable {
+    let store: any ModerationStore & LocationStore
+    let accounts: AccountService
+    let authenticator: SessionAuthenticator
+    let crossSite: CrossSiteGuard
+    let trustForwardedFor: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.resource("/v1/reports", [(.post, report)])
+        router.resource("/v1/password-reset", [(.post, resetPassword)])
+    }
+
+    /// `{"objectId", "reason"}` → 201 with the report, or 200 with the one already open.
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
+        try crossSite.check(request, caller: caller)
+        let body = try await RequestJSON.value(of: request)
+        guard let fields = body.object else { throw APIError.invalidJSON() }
+        guard case .string(let objectId)? = fields["objectId"], !objectId.isEmpty else {
+            throw APIError.validation("objectId", "objectId must name the pin reported.")
+        }
+        let reason = try ReportReason.parse(fields["reason"])
+        guard let pin = try await store.location(objectId: objectId), !pin.isHidden else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
+        guard pin.ownerKey != caller.account.key else { throw APIError.validation("objectId", "You cannot report your own pin.") }
+        let (report, isNew) = try await store.insertReport(objectId: objectId, reporterKey: caller.account.key, reason: reason, now: WallClock.nowMillis())
+        let answer = ["id": String(report.id), "objectId": report.objectId, "reason": report.reason.rawValue, "createdAt": WireTime.formatMillis(report.createdAt)]
+        return try JSONResponse.make(answer, status: isNew ? .created : .ok)
+    }
+
+    /// `{"token", "password"}` → 200; every session of the account ends, so the student logs in anew.
+    @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try crossSite.checkOrigin(request)
+        guard let fields = try await RequestJSON.value(of: request).object else { throw APIError.invalidJSON() }
+        guard case .string(let token)? = fields["token"], !token.isEmpty else { throw APIError.validation("token", "token is missing.") }
+        guard case .string(let password)? = fields["password"] else { throw APIError.validation("password", "password is missing.") }
+        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        try await accounts.resetPassword(token: token, password: password, resets: store, clientAddress: address)
+        return try JSONResponse.make(["status": "ok"])
+    }
+}

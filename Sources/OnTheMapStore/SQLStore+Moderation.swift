@@ -1,0 +1,222 @@
+import OnTheMapModel
+import SQLKit
+
+/// Thrown inside a moderation write that found nothing to change: the transaction, and with it the
+/// audit entry, is undone.
+private struct NothingChanged: Error {}
+
+extension SQLStore: ModerationStore {
+    public func accountsForAdmin(search: String?, limit: Int, skip: Int) async throws -> [AccountWithPin] {
+        var condition: SQLQueryString = ""
+        if let search, !search.isEmpty, search.isStorable {
+            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            condition = """
+                WHERE LOWER(email) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(first_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'
+                """
+        }
+        let accounts = try await reader.raw("""
+            SELECT \(unsafeRaw: Self.accountColumns) FROM accounts \(condition)
+            ORDER BY created_at DESC, key LIMIT \(bind: limit) OFFSET \(bind: skip)
+            """).all().map(Self.account(from:))
+        guard !accounts.isEmpty else { return [] }
+        // Their pins in a second read: both tables name columns alike (created_at, first_name).
+        let pins = try await reader.raw("""
+            SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations WHERE owner_key IN (\(binds: accounts.map(\.key)))
+            """).all().map(Self.owned(from:))
+        let pinByOwner = Dictionary(pins.compactMap { pin in pin.ownerKey.map { ($0, pin) } }, uniquingKeysWith: { first, _ in first })
+        return accounts.map { AccountWithPin(account: $0, pin: pinByOwner[$0.key]) }
+    }
+
+    public func locationsForAdmin(hiddenOnly: Bool, limit: Int, skip: Int) async throws -> [OwnedLocation] {
+        let condition: SQLQueryString = hiddenOnly ? "WHERE hidden_at IS NOT NULL" : ""
+        return try await reader.raw("""
+            SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations \(condition)
+            ORDER BY updated_at DESC, object_id LIMIT \(bind: limit) OFFSET \(bind: skip)
+            """).all().map(Self.owned(from:))
+    }
+
+    public func setHidden(objectId: String, hiddenAt: Int64?, audit: AuditEntry) async throws -> OwnedLocation? {
+        guard objectId.isStorable else { return nil }
+        let change: SQLQueryString = hiddenAt.map { at in
+            "UPDATE student_locations SET hidden_at = \(bind: at) WHERE object_id = \(bind: objectId) AND hidden_at IS NULL"
+        } ?? "UPDATE student_locations SET hidden_at = NULL WHERE object_id = \(bind: objectId) AND hidden_at IS NOT NULL"
+        var statements: [any SQLExpression] = [change + " RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)" as SQLQueryString]
+        if let hiddenAt { statements.append(Self.resolveReports(objectId, as: "hidden", by: audit.actorKey, at: hiddenAt)) }
+        statements.append(Self.insert(audit))
+        do {
+            return try await writer.perform(WriteUnit(statements) { rows in
+                guard let row = rows[0].first else { throw NothingChanged() }
+                let owned = try Self.owned(from: row)
+                return (owned, [owned.isHidden ? .deleted(objectId: objectId) : .created(owned.location)])
+            })
+        } catch is NothingChanged {
+            return try await location(objectId: objectId)
+        }
+    }
+
+    public func deleteLocation(objectId: String, audit: AuditEntry) async throws -> Bool {
+        guard objectId.isStorable else { return false }
+        do {
+            return try await writer.perform(WriteUnit([
+                SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id"),
+                Self.resolveReports(objectId, as: "deleted", by: audit.actorKey, at: audit.at),
+                Self.insert(audit),
+            ]) { rows in
+                guard !rows[0].isEmpty else { throw NothingChanged() }
+                return (true, [.deleted(objectId: objectId)])
+            })
+        } catch is NothingChanged {
+            return false
+        }
+    }
+
+    public func setAdmin(key: String, isAdmin: Bool, audit: AuditEntry) async throws -> AccountChange {
+        let change: SQLQueryString = isAdmin
+            ? "UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: key) AND NOT is_admin"
+            : "UPDATE accounts SET is_admin = FALSE WHERE key = \(bind: key) AND is_admin AND \(Self.anotherActiveAdmin(than: key))"
+        return try await changeAccount(key, change, audit: audit)
+    }
+
+    public func setDisabled(key: String, disabledAt: Int64?, audit: AuditEntry) async throws -> AccountChange {
+        guard let disabledAt else {
+            return try await changeAccount(key, "UPDATE accounts SET disabled_at = NULL WHERE key = \(bind: key) AND disabled_at IS NOT NULL", audit: audit)
+        }
+        return try await changeAccount(key, """
+            UPDATE accounts SET disabled_at = \(bind: disabledAt)
+            WHERE key = \(bind: key) AND disabled_at IS NULL AND (NOT is_admin OR \(Self.anotherActiveAdmin(than: key)))
+            """, also: [SQLQueryString("DELETE FROM sessions WHERE account_key = \(bind: key)")], audit: audit)
+    }
+
+    public func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool) {
+        let open: SQLQueryString = "SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE object_id = \(bind: objectId) AND reporter_key = \(bind: reporterKey) AND resolved_at IS NULL"
+        return try await writer.perform(WriteUnit([
+            SQLQueryString("""
+                INSERT INTO reports (object_id, reporter_key, reason, created_at)
+                SELECT \(bind: objectId), \(bind: reporterKey), \(bind: reason.rawValue), \(bind: now)
+                WHERE NOT EXISTS (SELECT 1 FROM reports WHERE object_id = \(bind: objectId) AND reporter_key = \(bind: reporterKey) AND resolved_at IS NULL)
+                RETURNING id
+                """),
+            open,
+        ]) { rows in
+            guard let row = rows[1].first else { throw NothingChanged() }
+            return ((try Self.report(from: row), !rows[0].isEmpty), [])
+        })
+    }
+
+    public func reports(openOnly: Bool, limit: Int) async throws -> [Report] {
+        let condition: SQLQueryString = openOnly ? "WHERE resolved_at IS NULL" : ""
+        return try await reader.raw("SELECT \(unsafeRaw: Self.reportColumns) FROM reports \(condition) ORDER BY id DESC LIMIT \(bind: limit)")
+            .all().map(Self.report(from:))
+    }
+
+    public func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int {
+        do {
+            return try await writer.perform(WriteUnit([
+                Self.resolveReports(objectId, as: "dismissed", by: adminKey, at: now) + " RETURNING id",
+                Self.insert(audit),
+            ]) { rows in
+                guard !rows[0].isEmpty else { throw NothingChanged() }
+                return (rows[0].count, [])
+            })
+        } catch is NothingChanged {
+            return 0
+        }
+    }
+
+    public func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry] {
+        let condition: SQLQueryString = before.map { "WHERE id < \(bind: $0)" } ?? ""
+        return try await reader.raw("""
+            SELECT id, at, actor_key, actor_email, action, target, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT \(bind: limit)
+            """).all().map { row in
+            AuditEntry(
+                id: try row.decode(column: "id", as: Int64.self), at: try row.decode(column: "at", as: Int64.self),
+                actorKey: try row.optionalString(column: "actor_key"), actorEmail: try row.decode(column: "actor_email", as: String.self),
+                action: AuditEntry.Action(rawValue: try row.decode(column: "action", as: String.self)) ?? .dismissReports,
+                target: try row.decode(column: "target", as: String.self), detail: try row.decode(column: "detail", as: String.self))
+        }
+    }
+
+    public func insertPasswordReset(tokenHash: String, accountKey: String, now: Int64, expiresAt: Int64, audit: AuditEntry) async throws {
+        try await writer.perform(WriteUnit([
+            SQLQueryString("DELETE FROM password_resets WHERE account_key = \(bind: accountKey)"),
+            SQLQueryString("""
+                INSERT INTO password_resets (token_hash, account_key, created_at, expires_at)
+                VALUES (\(bind: tokenHash), \(bind: accountKey), \(bind: now), \(bind: expiresAt))
+                """),
+            Self.insert(audit),
+        ]) { _ in ((), []) })
+    }
+
+    public func redeemPasswordReset(tokenHash: String, newPasswordHash: String, now: Int64) async throws -> String? {
+        guard tokenHash.isStorable else { return nil }
+        let owner: SQLQueryString = "SELECT account_key FROM password_resets WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)"
+        return try await writer.perform(WriteUnit([
+            "UPDATE accounts SET password_hash = \(bind: newPasswordHash) WHERE key = (\(owner)) RETURNING key",
+            "DELETE FROM sessions WHERE account_key = (\(owner))",
+            // Used or expired, it goes.
+            SQLQueryString("DELETE FROM password_resets WHERE token_hash = \(bind: tokenHash)"),
+        ]) { rows in
+            (try rows[0].first?.decode(column: "key", as: String.self), [])
+        })
+    }
+}
+
+extension SQLStore {
+    static let reportColumns = "id, object_id, reporter_key, reason, created_at, resolved_at, resolved_by, resolution"
+
+    static func report(from row: any SQLRow) throws -> Report {
+        Report(
+            id: try row.decode(column: "id", as: Int64.self), objectId: try row.decode(column: "object_id", as: String.self),
+            reporterKey: try row.decode(column: "reporter_key", as: String.self),
+            reason: ReportReason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .other,
+            createdAt: try row.decode(column: "created_at", as: Int64.self), resolvedAt: try row.optionalInt64(column: "resolved_at"),
+            resolvedBy: try row.optionalString(column: "resolved_by"), resolution: try row.optionalString(column: "resolution"))
+    }
+
+    /// True while some other account is an admin and not disabled.
+    static func anotherActiveAdmin(than key: String) -> SQLQueryString {
+        "EXISTS (SELECT 1 FROM accounts other WHERE other.is_admin AND other.disabled_at IS NULL AND other.key <> \(bind: key))"
+    }
+
+    static func resolveReports(_ objectId: String, as resolution: String, by adminKey: String?, at now: Int64) -> SQLQueryString {
+        """
+        UPDATE reports SET resolved_at = \(bind: now), resolved_by = \(bind: adminKey), resolution = \(bind: resolution)
+        WHERE object_id = \(bind: objectId) AND resolved_at IS NULL
+        """
+    }
+
+    static func insert(_ audit: AuditEntry) -> SQLQueryString {
+        """
+        INSERT INTO audit_log (at, actor_key, actor_email, action, target, detail)
+        VALUES (\(bind: audit.at), \(bind: audit.actorKey), \(bind: audit.actorEmail), \(bind: audit.action.rawValue), \(bind: audit.target), \(bind: audit.detail))
+        """
+    }
+
+    /// Runs `change` (an UPDATE of one account) with `also` and the audit entry, in one transaction
+    /// in which no other admin change runs (PostgreSQL takes a lock for it; SQLite's one writer
+    /// runs writes in turn): two admins demoting each other at once cannot leave none.
+    private func changeAccount(_ key: String, _ change: SQLQueryString, also: [any SQLExpression] = [], audit: AuditEntry) async throws -> AccountChange {
+        guard key.isStorable else { return .notFound }
+        var statements: [any SQLExpression] = []
+        if SchemaDialect(writer.database.dialect).isPostgres {
+            statements.append(SQLQueryString("SELECT pg_advisory_xact_lock(hashtext('onthemap-admins:' || current_schema())) IS NULL AS locked"))
+        }
+        statements.append(change + " RETURNING \(unsafeRaw: Self.accountColumns)")
+        statements += also
+        statements.append(Self.insert(audit))
+        let changeIndex = statements.count - also.count - 2
+        do {
+            return try await writer.perform(WriteUnit(statements) { rows in
+                guard let row = rows[changeIndex].first else { throw NothingChanged() }
+                return (.changed(try Self.account(from: row)), [])
+            })
+        } catch is NothingChanged {
+            // Nothing to do, or refused: which, the account as it is says.
+            guard let account = try await account(key: key) else { return .notFound }
+            let wanted = audit.action
+            let refused = (wanted == .revokeAdmin && account.isAdmin) || (wanted == .disableAccount && !account.isDisabled)
+            return refused ? .lastAdmin : .changed(account)
+        }
+    }
+}
