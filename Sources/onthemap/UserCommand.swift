@@ -34,7 +34,7 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Email address to log in with.") var email: String
         @Option(help: "First name.") var first: String
         @Option(help: "Last name.") var last: String
-        @Flag(help: "Let this account change and delete any location.") var admin = false
+        @Flag(help: "Make this account an admin of the map: the web app's admin area (reports, hiding pins, accounts, the audit log) and changing any location.") var admin = false
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {

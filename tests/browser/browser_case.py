@@ -19,6 +19,7 @@ from harness import ROOT, Server, chromium
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", os.path.join(ROOT, ".build", "screenshots"))
 BINARY = os.environ.get("ONTHEMAP_BINARY", os.path.join(ROOT, ".build/debug/onthemap"))
 PASSWORD = "correct horse battery"
+AXE = os.path.join(ROOT, ".build", "axe", "axe.min.js")
 # A row as the original service could hold it: a javascript: link, which the API now refuses.
 LEGACY_NAME = "Mallory Legacy"
 LEGACY_LINK = "javascript:alert(document.cookie)"
@@ -80,6 +81,21 @@ class BrowserTest(unittest.TestCase):
     def screenshot(self, name):
         prefix = "phone" if self.mobile else "desktop"
         self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{prefix}-{name}.png"))
+
+    def axe(self, screen):
+        """axe-core finds no violation of serious or critical impact, and none about landmarks."""
+        with open(AXE, encoding="utf-8") as file:
+            self.driver.execute_script(file.read())
+        self.driver.set_script_timeout(60)
+        violations = self.driver.execute_async_script("""
+            const done = arguments[0];
+            axe.run(document, {resultTypes: ['violations']}).then((result) => done(result.violations.map((v) => ({
+              id: v.id, impact: v.impact, help: v.help,
+              nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary)}))));""")
+        blocking = [v for v in violations if v["impact"] in ("serious", "critical")
+                    or v["id"].startswith("landmark") or v["id"] == "region"]
+        report = "\n".join(f"{v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in blocking)
+        self.assertEqual(blocking, [], f"axe on the {screen} screen:\n{report}")
 
     def by_id(self, element_id):
         return self.driver.find_element(By.ID, element_id)

@@ -38,7 +38,7 @@ function xsrfToken() {
 }
 
 /** Sends a request and returns the parsed JSON body; throws ApiError on any failure. */
-async function request(method, path, { body, prefixed = false, describe = describeFailure } = {}) {
+export async function request(method, path, { body, prefixed = false, describe = describeFailure } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
@@ -98,9 +98,14 @@ export function logIn(email, password) {
   return request('POST', '/v1/session', {
     body: { udacity: { username: email, password } },
     prefixed: true,
-    describe: (response, json) => (response.status === 403
-      ? new ApiError('credentials', 'That email and password don’t match an account. Check them and try again.', 403)
-      : describeFailure(response, json)),
+    describe: (response, json) => {
+      if (response.status !== 403) return describeFailure(response, json);
+      // Said only after the right password: the account exists and an admin disabled it.
+      if (json && typeof json.error === 'string' && json.error.startsWith('This account has been disabled')) {
+        return new ApiError('credentials', `${json.error} Ask them if you think this is a mistake.`, 403);
+      }
+      return new ApiError('credentials', 'That email and password don’t match an account. Check them and try again.', 403);
+    },
   });
 }
 
@@ -112,6 +117,16 @@ export function signUp(fields) {
       ? new ApiError('conflict', 'An account with that email already exists. Log in instead.', 409)
       : describeFailure(response, json)),
   });
+}
+
+/** Sets a new password with the token of a reset link an admin gave. */
+export function resetPassword(token, password) {
+  return request('POST', '/v1/password-reset', { body: { token, password } });
+}
+
+/** Reports someone else's pin to the map's admins. */
+export function reportPin(objectId, reason) {
+  return request('POST', '/v1/reports', { body: { objectId, reason } });
 }
 
 /** Ends the session; the server clears both cookies. */

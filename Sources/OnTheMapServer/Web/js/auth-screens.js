@@ -1,6 +1,6 @@
 // Login and sign-up. Nothing typed here is kept: the fields are cleared once the server has
 // answered yes, and the session lives in an HttpOnly cookie the page cannot read.
-import { logIn, signUp } from './api.js';
+import { logIn, resetPassword, signUp } from './api.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
 
 const byId = (id) => document.getElementById(id);
@@ -43,6 +43,29 @@ export function setUpAuthScreens(onLoggedIn) {
     await submit(byId('signup-button'), error, () => signUp(fields), () => {
       signupForm.reset();
       onLoggedIn();
+    });
+  });
+}
+
+/**
+ * The new-password form of an admin's reset link (`#/reset/TOKEN`); `token()` reads the token
+ * from the address when the form is sent.
+ */
+export function setUpResetScreen(token) {
+  const form = byId('reset-form');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const password = byId('reset-password');
+    const error = byId('reset-error');
+    showMessage(byId('reset-done'), '');
+    if (password.value.length < 8 || password.value.length > 128) {
+      showMessage(error, 'Choose a password of 8 to 128 characters.');
+      password.focus();
+      return;
+    }
+    await submit(byId('reset-button'), error, () => resetPassword(token(), password.value), () => {
+      form.reset();
+      showMessage(byId('reset-done'), 'Your new password is set. Log in with it.');
     });
   });
 }

@@ -1,7 +1,8 @@
 // The app shell: which screen shows (from the URL hash), the data behind the map and list, and
 // the top bar's actions.
 import { latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
-import { setUpAuthScreens } from './auth-screens.js';
+import { AdminScreen } from './admin-screen.js';
+import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
 import { LiveView, summary } from './live-view.js';
 import { PinMap } from './pin-map.js';
@@ -12,9 +13,9 @@ import { clockTime } from './time.js';
 const byId = (id) => document.getElementById(id);
 const state = {
   me: null, latest: [], shown: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0,
-  liveState: null, syncedAt: null, offline: false, focusOnReturn: null,
+  liveState: null, syncedAt: null, offline: false, focusOnReturn: null, admin: null,
 };
-const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen'];
+const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'reset-screen'];
 const live = new LiveView(state, {
   setStatus: (text) => setStatus(text),
   statusIsTaken: () => byId('status').classList.contains('error') || isBusy(byId('refresh-button')),
@@ -81,6 +82,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     if (generation !== state.loads) return;
     performance.mark('pins-data');
     state.me = caller;
+    showCallerState();
     state.latest = latest;
     const mine = caller.location && caller.location.objectId;
     const shown = pins || [...latest];
@@ -110,10 +112,20 @@ async function load({ keepView = false, quiet = false } = {}) {
   }
 }
 
+/** What the caller's account changes on the page: the Admin link, and a notice when their pin is hidden. */
+function showCallerState() {
+  byId('admin-link').hidden = !(state.me && state.me.account.isAdmin);
+  byId('hidden-notice').hidden = !(state.me && state.me.locationHidden);
+}
+
 /** Shows the screen the hash names, sending logged-out visitors to login. */
 async function route() {
   const hash = location.hash || '#/map';
   const loggedIn = state.me !== null;
+  showCallerState();
+  // A reset link works whether or not someone is logged in on this browser.
+  if (hash.startsWith('#/reset/')) { showScreen('reset-screen'); byId('reset-password').focus(); return; }
+  if (loggedIn && hash.startsWith('#/admin')) { await openAdmin(hash.split('/')[2]); return; }
   if (!loggedIn && hash !== '#/login' && hash !== '#/signup') { location.replace('#/login'); return; }
   if (loggedIn && (hash === '#/login' || hash === '#/signup')) { location.replace('#/map'); return; }
   switch (hash) {
@@ -156,6 +168,17 @@ async function showTab(tab) {
   }
   live.start();
   if (tab === 'map') state.pinMap.resize();
+}
+
+/** The admin area, for admins; anyone else goes back to the map. */
+async function openAdmin(section) {
+  if (!state.me.account.isAdmin) { location.replace('#/map'); return; }
+  live.stop();
+  state.admin ??= new AdminScreen((failure) => (failure.kind === 'session' ? loggedOut(failure.message) : location.replace('#/map')));
+  showScreen('admin-screen');
+  await state.admin.show(section);
+  const tab = document.querySelector('#admin-screen [role="tab"][aria-selected="true"]');
+  if (tab && !byId('admin-screen').contains(document.activeElement)) tab.focus();
 }
 
 async function openPostFlow() {
@@ -234,6 +257,7 @@ async function start() {
     location.hash = '#/map';
     if (state.pinMap) await load();
   });
+  setUpResetScreen(() => decodeURIComponent(location.hash.slice('#/reset/'.length)));
   setUpTopBar();
   setUpTabs();
   setUpSkipLink();
