@@ -2,10 +2,11 @@ import Crypto
 import OnTheMapModel
 import SQLKit
 
-/// Copies what a database holds (accounts, sessions, locations) into another, of either engine,
-/// and proves the copy: the same number of rows and the same SHA-256 over every value of every
-/// row, read back from both. The event log, rate limits and leases are per deployment and are not
-/// copied; a live client of the new database reloads its list once.
+/// Copies what a database holds (accounts, sessions, locations, and the moderation record:
+/// reports, the audit log, password reset links) into another, of either engine, and proves the
+/// copy: the same number of rows and the same SHA-256 over every value of every row, read back
+/// from both. The event log, rate limits and leases are per deployment and are not copied; a live
+/// client of the new database reloads its list once.
 public enum DataCopy {
     /// What was copied, per table, with the checksum both sides agree on.
     public struct TableReport: Sendable, Equatable {
@@ -48,7 +49,16 @@ public enum DataCopy {
             }
             return (column.name, kind)
         } + [("hidden_at", .optionalInteger)]),
+        // Numbered by the database: copied with their numbers, which the target then goes on from.
+        ("reports", [("id", .integer), ("object_id", .text), ("reporter_key", .text), ("reason", .text), ("created_at", .integer),
+                     ("resolved_at", .optionalInteger), ("resolved_by", .optionalText), ("resolution", .optionalText)]),
+        ("audit_log", [("id", .integer), ("at", .integer), ("actor_key", .optionalText), ("actor_email", .text), ("action", .text),
+                       ("target", .text), ("detail", .text)]),
+        ("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
     ]
+
+    /// Tables whose key the database numbers (`SchemaDialect.generatedKey`).
+    static let numbered: Set<String> = ["reports", "audit_log"]
 
     enum ColumnKind { case text, optionalText, integer, optionalInteger, double, bool }
 
@@ -63,6 +73,7 @@ public enum DataCopy {
         }
         for table in tables {
             try await forEachPage(of: table, in: source, pageSize: pageSize) { page in try await insert(page, into: table, in: target) }
+            if numbered.contains(table.name) { try await continueNumbering(table.name, in: target) }
         }
         var reports: [TableReport] = []
         for table in tables {
@@ -116,19 +127,19 @@ public enum DataCopy {
 
     /// Reads `table` from `store` in pages of `pageSize` rows, in key order.
     private static func forEachPage(of table: Table, in store: SQLStore, pageSize: Int, _ body: ([[Value]]) async throws -> Void) async throws {
-        var after: String?
+        var after: Value?
         while true {
             let page = try await rows(of: table, in: store, after: after, limit: pageSize)
             if !page.isEmpty { try await body(page) }
-            guard page.count == pageSize, case .text(let key)? = page.last?.first else { return }
+            guard page.count == pageSize, let key = page.last?.first else { return }
             after = key
         }
     }
 
-    private static func rows(of table: Table, in store: SQLStore, after key: String?, limit: Int) async throws -> [[Value]] {
+    private static func rows(of table: Table, in store: SQLStore, after key: Value?, limit: Int) async throws -> [[Value]] {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let keyColumn = table.columns[0].name
-        let condition: SQLQueryString = key.map { "WHERE \(unsafeRaw: keyColumn) > \(bind: $0)" } ?? ""
+        let condition: SQLQueryString = key.map { "WHERE \(unsafeRaw: keyColumn) > \(bind: $0.bind)" } ?? ""
         let query: SQLQueryString = "SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: table.name) \(condition) ORDER BY \(unsafeRaw: keyColumn) LIMIT \(bind: limit)"
         return try await store.reader.raw(query).all().map { row in
             try table.columns.map { column -> Value in
@@ -147,8 +158,19 @@ public enum DataCopy {
     private static func insert(_ rows: [[Value]], into table: Table, in store: SQLStore) async throws {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let values = SQLList(rows.map { row in SQLGroupExpression(row.map { SQLBind($0.bind) }) })
-        let statement = SQLList([SQLRaw("INSERT INTO \(table.name) (\(columns)) VALUES "), values], separator: SQLRaw(""))
+        // PostgreSQL numbers an identity column itself unless told to keep the number given.
+        let keep = numbered.contains(table.name) && SchemaDialect(store.writer.database.dialect).isPostgres ? " OVERRIDING SYSTEM VALUE" : ""
+        let statement = SQLList([SQLRaw("INSERT INTO \(table.name) (\(columns))\(keep) VALUES "), values], separator: SQLRaw(""))
         try await store.writer.perform(WriteUnit([statement]) { _ in ((), []) })
+    }
+
+    /// The next number the target gives `table` follows the highest copied (SQLite's AUTOINCREMENT
+    /// does so by itself).
+    private static func continueNumbering(_ table: String, in store: SQLStore) async throws {
+        guard SchemaDialect(store.writer.database.dialect).isPostgres else { return }
+        try await store.writer.run(SQLQueryString("""
+            SELECT setval(pg_get_serial_sequence('\(unsafeRaw: table)', 'id'), COALESCE((SELECT MAX(id) FROM \(unsafeRaw: table)), 0) + 1, false) AS next
+            """))
     }
 
     private static func checksum(of table: Table, in store: SQLStore, pageSize: Int) async throws -> (rows: Int, sha256: String) {

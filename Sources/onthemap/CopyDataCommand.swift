@@ -7,7 +7,7 @@ import OnTheMapStore
 struct CopyDataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy-data",
-        abstract: "Copy accounts, sessions and locations from one database to another, and verify the copy.",
+        abstract: "Copy accounts, sessions, locations and the moderation record from one database to another, and verify the copy.",
         discussion: """
             Either side is a SQLite file or a postgres:// URL; the target's schema is created or brought up to date. \
             The copy is verified: the same number of rows and the same SHA-256 of every value, read back from both. \

@@ -12,7 +12,7 @@ struct RestoreCommand: AsyncParsableCommand {
         abstract: "Replace what the database holds with a backup made by `onthemap backup`.",
         discussion: """
             Stop the servers that use the database first, and start them again after. A SQLite backup restores \
-            into either engine: its accounts, sessions and locations are copied and verified as copy-data does. \
+            into either engine: its accounts, sessions, locations and moderation record are copied and verified as copy-data does. \
             A PostgreSQL backup (pg_dump's custom format) restores into PostgreSQL with pg_restore, in one \
             transaction. A database that holds data is refused unless --replace is given.
             """)

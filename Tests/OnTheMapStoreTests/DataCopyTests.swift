@@ -25,10 +25,17 @@ import Testing
             CompleteLocationFields(uniqueKey: zoë.key, firstName: "Zoë", lastName: "Ψ", mapString: "Zürich\nline two",
                                    mediaURL: "https://example.org/ü", latitude: 0.1 + 0.2, longitude: -1e-7),
             ownerKey: zoë.key, now: 1_700_000_000_001)
-        _ = try await store.saveLocation(
+        let legacy = try await store.saveLocation(
             CompleteLocationFields(uniqueKey: "legacy", firstName: "", lastName: "", mapString: "Honolulu",
                                    mediaURL: "javascript:alert(1)", latitude: 21.31, longitude: -157.86),
             ownerKey: nil, now: 1_000_000_000_000)
+        // The moderation record: a report, an admin's hiding of the pin (audited), a reset link.
+        _ = try await store.insertReport(objectId: legacy.objectId, reporterKey: zoë.key, reason: .spam, now: 1_700_000_000_002)
+        let audit = AuditEntry(at: 1_700_000_000_003, actorKey: admin.key, actorEmail: admin.email, action: .hideLocation,
+                               target: legacy.objectId, detail: "Honolulu, by ")
+        _ = try await store.setHidden(objectId: legacy.objectId, hiddenAt: 1_700_000_000_003, audit: audit)
+        try await store.insertPasswordReset(tokenHash: "r1", accountKey: zoë.key, now: 5, expiresAt: 9_999_999_999_999,
+                                            audit: AuditEntry(at: 6, actorKey: admin.key, actorEmail: admin.email, action: .issuePasswordReset, target: zoë.key, detail: zoë.email))
         return source
     }
 
@@ -44,8 +51,10 @@ import Testing
             let middle = try await temporary.open()
             let there = try await DataCopy.run(from: source.store, to: middle.store, replace: false, pageSize: 2)
             let home = try await DataCopy.run(from: middle.store, to: returned.store, replace: false, pageSize: 2)
-            #expect(there.map(\.rows) == [2, 2, 2])
+            #expect(there.map(\.rows) == [2, 2, 2, 1, 2, 1])
             #expect(there == home)
+            #expect(try await middle.store.auditLog(limit: 10, before: nil) == source.store.auditLog(limit: 10, before: nil))
+            #expect(try await middle.store.reports(openOnly: false, limit: 10) == source.store.reports(openOnly: false, limit: 10))
             // Read through the store, not only the checksum: every field, and the kept count.
             let all = LocationQuery(limit: 100, order: [SortKey(.objectId, descending: false)], includeCount: true)
             #expect(try await returned.store.locations(all) == source.store.locations(all))
@@ -53,6 +62,13 @@ import Testing
             #expect(try await returned.store.allAccounts() == source.store.allAccounts())
             #expect(try await middle.store.account(email: "root@example.com")?.isAdmin == true)
             #expect(try await middle.store.session(tokenHash: "t1", now: 10) != nil)
+            // The target numbers what comes next after what was copied.
+            let pins = try await middle.store.locationsForAdmin(hiddenOnly: true, limit: 1, skip: 0)
+            let next = try await middle.store.setHidden(
+                objectId: pins[0].location.objectId, hiddenAt: nil,
+                audit: AuditEntry(at: 7, actorKey: nil, actorEmail: "x@example.com", action: .showLocation, target: "t", detail: "d"))
+            #expect(next?.isHidden == false)
+            #expect(try await middle.store.auditLog(limit: 1, before: nil).first?.id == 3)
             try await middle.close()
         }
         try await source.close()
@@ -68,12 +84,14 @@ import Testing
             let target = try await temporary.open()
             let stranger = try await target.store.newAccount("Stranger")
             try await target.store.pin(stranger, at: "Elsewhere")
-            await #expect(throws: DataCopy.Failure.targetNotEmpty(counts: ["accounts": 1, "sessions": 0, "student_locations": 1])) {
+            await #expect(throws: DataCopy.Failure.targetNotEmpty(counts: [
+                "accounts": 1, "sessions": 0, "student_locations": 1, "reports": 0, "audit_log": 0, "password_resets": 0,
+            ])) {
                 try await DataCopy.run(from: source.store, to: target.store, replace: false)
             }
             #expect(try await target.store.account(key: stranger.key) != nil, "a refused copy changes nothing")
             let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
-            #expect(reports.map(\.rows) == [2, 2, 2])
+            #expect(reports.map(\.rows) == [2, 2, 2, 1, 2, 1])
             #expect(try await target.store.account(key: stranger.key) == nil)
             try await target.close()
         }
