@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOPosix
+import OnTheMapStore
 
 /// A consistent copy of a database file while servers keep writing to it: SQLite's online backup
 /// API run from one read transaction, so the copy holds every write committed before it began and
@@ -28,26 +29,23 @@ public enum SQLiteBackup {
             throw SQLiteBackupError("\(target) already exists; a backup never overwrites a file")
         }
         guard FileManager.default.fileExists(atPath: source) else { throw SQLiteBackupError("there is no database at \(source)") }
-        let partial = target + ".partial"
-        try? FileManager.default.removeItem(atPath: partial)
         do {
-            try await NIOThreadPool.singleton.runIfActive {
-                var configuration = Configuration()
-                configuration.busyMode = .timeout(5)
-                let from = try DatabasePool(path: source, configuration: configuration)
-                let into = try DatabaseQueue(path: partial)
-                try from.backup(to: into)
-                // The copy takes the source's WAL mode with its pages: one file, no -wal or -shm
-                // beside it, is what a backup should be.
-                try into.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-                try into.close()
-                try from.close()
+            return try await WholeFile.write(to: target) { partial in
+                try await NIOThreadPool.singleton.runIfActive {
+                    var configuration = Configuration()
+                    configuration.busyMode = .timeout(5)
+                    let from = try DatabasePool(path: source, configuration: configuration)
+                    let into = try DatabaseQueue(path: partial)
+                    try from.backup(to: into)
+                    // The copy takes the source's WAL mode with its pages: one file, no -wal or -shm
+                    // beside it, is what a backup should be.
+                    try into.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+                    try into.close()
+                    try from.close()
+                }
+                return try await check(partial)
             }
-            let summary = try await check(partial)
-            try FileManager.default.moveItem(atPath: partial, toPath: target)
-            return summary
         } catch {
-            try? FileManager.default.removeItem(atPath: partial)
             if let error = error as? SQLiteBackupError { throw error }
             throw SQLiteBackupError("backing up \(source): \(error)")
         }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import OnTheMapModel
 
 /// One log line per request, after its answer: method, path, status and time taken, with nothing
 /// that grants access (docs/API.md, "Logs"). No header is logged (so neither `Authorization` nor a
@@ -24,10 +25,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant, context: Context) {
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         Self.write(to: context.logger, level: level, method: request.method.rawValue, uri: request.uri.description,
-                   status: status, milliseconds: milliseconds)
+                   status: status, milliseconds: (ContinuousClock.now - started).milliseconds)
     }
 
     /// The log line of one answer, for routed requests and those the edge answers itself alike.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import OnTheMapPostgres
 import OnTheMapSQLite
+import OnTheMapStore
+import OnTheMapModel
 
 /// `onthemap backup FILE`: a consistent copy of the database, made while servers keep running.
 struct BackupCommand: AsyncParsableCommand {
@@ -36,12 +38,9 @@ struct BackupCommand: AsyncParsableCommand {
             guard !FileManager.default.fileExists(atPath: file) else {
                 throw CommandFailure("backup: \(file) already exists; a backup never overwrites a file")
             }
-            let partial = file + ".partial"
             do {
-                try PostgresDump.backup(address, to: partial)
-                try FileManager.default.moveItem(atPath: partial, toPath: file)
+                try await WholeFile.write(to: file) { partial in try PostgresDump.backup(address, to: partial) }
             } catch {
-                try? FileManager.default.removeItem(atPath: partial)
                 throw CommandFailure("backup: \(error)")
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
@@ -50,8 +49,6 @@ struct BackupCommand: AsyncParsableCommand {
     }
 
     static func elapsed(since start: ContinuousClock.Instant) -> String {
-        let duration = ContinuousClock.now - start
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return "\(milliseconds) ms"
+        "\(Int((ContinuousClock.now - start).milliseconds)) ms"
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OnTheMapModel
+import OnTheMapStore
 
 extension ExportFormat: ExpressibleByArgument {}
 
@@ -33,44 +34,45 @@ struct ExportCommand: AsyncParsableCommand {
         var logger = Logger(label: "onthemap")
         logger.logLevel = .warning
         let engine = try await database.open(logger: logger)
-        let partial = output.map { $0 + ".partial" }
-        let sink: FileHandle
-        if let partial {
-            guard FileManager.default.createFile(atPath: partial, contents: nil) else {
-                try? await engine.close()
-                throw CommandFailure("export: cannot write \(partial)")
-            }
-            sink = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
-        } else {
-            sink = FileHandle.standardOutput
-        }
-        var count = 0
+        let count: Int
         do {
-            sink.write(Data(chosen.header.utf8))
-            var after: String?
-            while true {
-                let page = try await engine.store.locations(after: after, limit: 1000)
-                var text = ""
-                for location in page {
-                    text += chosen.entry(location, first: count == 0)
-                    count += 1
+            if let output {
+                count = try await WholeFile.write(to: output) { partial in
+                    guard FileManager.default.createFile(atPath: partial, contents: nil) else { throw CommandFailure("cannot write \(partial)") }
+                    let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+                    defer { try? sink.close() }
+                    let count = try await Self.write(chosen, from: engine.store, to: sink)
+                    try sink.synchronize()
+                    return count
                 }
-                sink.write(Data(text.utf8))
-                guard page.count == 1000, let last = page.last else { break }
-                after = last.objectId
-            }
-            sink.write(Data(chosen.footer.utf8))
-            if let partial, let output {
-                try sink.synchronize()
-                try sink.close()
-                try FileManager.default.moveItem(atPath: partial, toPath: output)
+            } else {
+                count = try await Self.write(chosen, from: engine.store, to: FileHandle.standardOutput)
             }
         } catch {
-            if let partial { try? FileManager.default.removeItem(atPath: partial) }
             try? await engine.close()
             throw CommandFailure("export: \(error)")
         }
         try await engine.close()
         if let output { print("Exported \(count) locations to \(output) (\(chosen.rawValue)).") }
+    }
+
+    /// Writes every location to `sink` in `format`, a page at a time; how many.
+    private static func write(_ format: ExportFormat, from store: SQLStore, to sink: FileHandle) async throws -> Int {
+        var count = 0
+        sink.write(Data(format.header.utf8))
+        var after: String?
+        while true {
+            let page = try await store.locations(after: after, limit: 1000)
+            var text = ""
+            for location in page {
+                text += format.entry(location, first: count == 0)
+                count += 1
+            }
+            sink.write(Data(text.utf8))
+            guard page.count == 1000, let last = page.last else { break }
+            after = last.objectId
+        }
+        sink.write(Data(format.footer.utf8))
+        return count
     }
 }
