@@ -78,6 +78,8 @@ struct AccountService: Sendable {
         }
         guard let account, matches else { throw APIError.invalidCredentials }
         guard !account.isDisabled else {
+            // The right password: not a failure to count against the address or the pair.
+            await loginFailures.cancel(pairTicket)
             await addressLoginFailures.cancel(addressTicket)
             throw APIError.accountDisabled
         }
