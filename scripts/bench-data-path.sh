@@ -134,7 +134,7 @@ loop_rows=2000
 {
     echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
     for i in $(seq 1 "$loop_rows"); do
-        echo "INSERT INTO student_locations VALUES ('loop$i', NULL, '$i', 'F', 'L', 'Place', 'https://example.com', 1, 2, $i, $i);"
+        echo "INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url, latitude, longitude, created_at, updated_at) VALUES ('loop$i', NULL, '$i', 'F', 'L', 'Place', 'https://example.com', 1, 2, $i, $i);"
     done
 } >"$work/loop.sql"
 loop_start="$(date +%s.%N)"

@@ -28,7 +28,8 @@ seed_locations() {
     "$1" user list --database "$2" >/dev/null   # creates the schema
     sqlite3 "$2" <<SQL
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $3)
-INSERT INTO student_locations
+INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url,
+                               latitude, longitude, created_at, updated_at)
 SELECT printf('b%09d', (i * 7919) % $3), NULL, CAST(1000000000 + i AS TEXT), 'First' || (i % 997), 'Last' || (i % 4999),
        'City ' || (i % 50000) || ', Country', 'https://example.com/' || i, (i % 180) - 89.75, (i % 360) - 179.5,
        1700000000000 + ((i * 7919) % $3) * 1000, 1700000000000 + i * 7

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 import OnTheMapModel
+import OnTheMapStore
 import Synchronization
 
 /// Answers the default list from the cache on the connection's event loop, without handing the
@@ -128,8 +129,10 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let elapsed = NIODeadline.now() - started
         RequestLogMiddleware.write(to: source.logger, level: source.logLevel, method: "GET", uri: head.path ?? "",
                                    status: answer.status.code, milliseconds: Double(elapsed.nanoseconds) / 1e6)
-        let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
-        // The list paths are routes of their own, so the path is the route's pattern.
-        ServiceMetrics.request(path: path, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
+        if MetricsRecording.isOn {
+            // The list paths are routes of their own, so the path is the route's pattern.
+            let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+            ServiceMetrics.request(path: path, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
+        }
     }
 }

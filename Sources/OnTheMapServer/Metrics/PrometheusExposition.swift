@@ -1,6 +1,7 @@
 import CoreMetrics
 import Hummingbird
 import Logging
+import OnTheMapStore
 import Prometheus
 
 /// The metrics of this process in Prometheus's text format, served at `GET /metrics` on an
@@ -17,6 +18,7 @@ public struct PrometheusExposition: Sendable {
     /// Makes this exposition the process's metrics backend. Once per process.
     public func bootstrap() {
         MetricsSystem.bootstrap(factory)
+        MetricsRecording.turnOn()
     }
 
     /// Everything recorded so far, as Prometheus text (version 0.0.4).

@@ -1,4 +1,5 @@
 import Hummingbird
+import OnTheMapStore
 
 /// Counts and times every routed request by path family, route (the pattern matched, never the
 /// raw path, so ids do not make new series) and status. Requests the edge answers from the cached
@@ -11,6 +12,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     static let unmatched = "NotFound"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard MetricsRecording.isOn else { return try await next(request, context) }
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -1,11 +1,13 @@
 import Metrics
 import OnTheMapModel
+import OnTheMapStore
 
-/// What the services record for `/metrics`, through swift-metrics: nothing is kept unless the
-/// process started a metrics backend (`serve --metrics-address`). Names: `MetricCatalogue`.
+/// What the services record for `/metrics`, through swift-metrics, when the process serves metrics
+/// (`serve --metrics-address`); otherwise every function returns at once. Names: `MetricCatalogue`.
 enum ServiceMetrics {
     /// One answered request, routed or answered by the edge from the cached list.
     static func request(path: String, route: String, method: String, status: Int, duration: Duration) {
+        guard MetricsRecording.isOn else { return }
         let family = PathFamily(path: path).metricName
         Counter(label: MetricCatalogue.requests, dimensions: [
             ("family", family), ("route", route), ("method", method), ("status", String(status)),
@@ -19,11 +21,13 @@ enum ServiceMetrics {
     }
 
     static func listCache(_ result: ListCacheResult) {
+        guard MetricsRecording.isOn else { return }
         Counter(label: MetricCatalogue.listCache, dimensions: [("result", result.rawValue)]).increment()
     }
 
     /// A password login's outcome, told from what it threw.
     static func login(failure error: (any Error)?) {
+        guard MetricsRecording.isOn else { return }
         let outcome = switch error {
         case nil: "ok"
         case let error as APIError where error == .invalidCredentials: "failed"
@@ -35,11 +39,13 @@ enum ServiceMetrics {
     }
 
     static func geocoded(input: String, duration: Duration) {
+        guard MetricsRecording.isOn else { return }
         Timer(label: MetricCatalogue.geocodeDuration, dimensions: [("input", input)]).record(duration: duration)
     }
 
     /// A live stream opened (+1) or closed (-1).
     static func liveStreams(_ change: Int) {
+        guard MetricsRecording.isOn else { return }
         let meter = Meter(label: MetricCatalogue.liveStreams)
         if change > 0 { meter.increment(by: Double(change)) } else { meter.decrement(by: Double(-change)) }
     }
