@@ -38,7 +38,7 @@ struct NativeController: Sendable {
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
         let owned = try await locations.location(ownerKey: caller.account.key)
-        return try JSONResponse.make(MeBody(account: .init(caller.account), location: owned?.location, locationHidden: owned?.isHidden ?? false))
+        return try JSONResponse.make(MeBody(account: .init(caller.account), location: Nullable(owned?.location), locationHidden: owned?.isHidden ?? false))
     }
 
     /// Ready when the database answers and the geocoder has loaded.
@@ -75,16 +75,7 @@ private struct MeBody: Encodable {
     }
 
     let account: AccountBody
-    let location: StudentLocation?
+    /// `null`, not left out, when there is none.
+    let location: Nullable<StudentLocation>
     let locationHidden: Bool
-
-    enum CodingKeys: CodingKey { case account, location, locationHidden }
-
-    /// `location` is written as `null`, not left out, when there is none.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(account, forKey: .account)
-        try container.encode(location, forKey: .location)
-        try container.encode(locationHidden, forKey: .locationHidden)
-    }
 }

@@ -190,3 +190,27 @@ public enum AccountChange: Sendable, Equatable {
     /// Refused: it would leave no active admin.
     case lastAdmin
 }
+
+extension LocationStore {
+    /// Every visible location as `format`, handed to `write` a page of text at a time (header,
+    /// pages, footer): an export of any size in constant memory. Returns how many locations.
+    @discardableResult
+    public func export(as format: ExportFormat, pageSize: Int = 1000, to write: (String) async throws -> Void) async throws -> Int {
+        var count = 0
+        try await write(format.header)
+        var after: String?
+        while true {
+            let page = try await locations(after: after, limit: pageSize)
+            var text = ""
+            for location in page {
+                text += format.entry(location, first: count == 0)
+                count += 1
+            }
+            try await write(text)
+            guard page.count == pageSize, let last = page.last else { break }
+            after = last.objectId
+        }
+        try await write(format.footer)
+        return count
+    }
+}

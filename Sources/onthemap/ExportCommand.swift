@@ -41,12 +41,12 @@ struct ExportCommand: AsyncParsableCommand {
                     guard FileManager.default.createFile(atPath: partial, contents: nil) else { throw CommandFailure("cannot write \(partial)") }
                     let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
                     defer { try? sink.close() }
-                    let count = try await Self.write(chosen, from: engine.store, to: sink)
+                    let count = try await engine.store.export(as: chosen) { sink.write(Data($0.utf8)) }
                     try sink.synchronize()
                     return count
                 }
             } else {
-                count = try await Self.write(chosen, from: engine.store, to: FileHandle.standardOutput)
+                count = try await engine.store.export(as: chosen) { FileHandle.standardOutput.write(Data($0.utf8)) }
             }
         } catch {
             try? await engine.close()
@@ -54,25 +54,5 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try await engine.close()
         if let output { print("Exported \(count) locations to \(output) (\(chosen.rawValue)).") }
-    }
-
-    /// Writes every location to `sink` in `format`, a page at a time; how many.
-    private static func write(_ format: ExportFormat, from store: SQLStore, to sink: FileHandle) async throws -> Int {
-        var count = 0
-        sink.write(Data(format.header.utf8))
-        var after: String?
-        while true {
-            let page = try await store.locations(after: after, limit: 1000)
-            var text = ""
-            for location in page {
-                text += format.entry(location, first: count == 0)
-                count += 1
-            }
-            sink.write(Data(text.utf8))
-            guard page.count == 1000, let last = page.last else { break }
-            after = last.objectId
-        }
-        sink.write(Data(format.footer.utf8))
-        return count
     }
 }

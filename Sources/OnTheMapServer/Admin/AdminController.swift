@@ -102,21 +102,7 @@ struct AdminController: Sendable {
         headers[.contentDisposition] = "attachment; filename=\"on-the-map.\(format.rawValue)\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { [locations] writer in
-            try await writer.write(ByteBuffer(string: format.header))
-            var after: String?
-            var first = true
-            while true {
-                let page = try await locations.locations(after: after, limit: 1000)
-                var text = ""
-                for location in page {
-                    text += format.entry(location, first: first)
-                    first = false
-                }
-                try await writer.write(ByteBuffer(string: text))
-                guard page.count == 1000, let last = page.last else { break }
-                after = last.objectId
-            }
-            try await writer.write(ByteBuffer(string: format.footer))
+            try await locations.export(as: format) { try await writer.write(ByteBuffer(string: $0)) }
             try await writer.finish(nil)
         })
     }
