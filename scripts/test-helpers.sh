@@ -47,3 +47,19 @@ pin_writer() {
         i=$((i + 1))
     done
 }
+
+# on_both_engines FUNCTION: runs `FUNCTION ENGINE DATABASE` on a new SQLite file, then on a throwaway
+# PostgreSQL in $work/postgres (which stop_everything stops). $work must be readable by the
+# postgres user (chmod 755).
+on_both_engines() {
+    echo "SQLite:"
+    "$1" sqlite "$work/$1.sqlite"
+    echo "PostgreSQL:"
+    postgres_dir="$work/postgres"
+    local url
+    if url="$("$scripts/postgres-test.sh" start "$postgres_dir")"; then
+        "$1" postgresql "$url"
+    else
+        fail "the throwaway PostgreSQL did not start"
+    fi
+}

@@ -142,7 +142,11 @@ import Testing
                 try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
                 busy.append(connection)
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // Busy once the server has read their first bytes: on a loaded machine that is not at once,
+            // and a connection not yet seen as busy would be closed to make room.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while server.edge.registry.busyCount < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.edge.registry.busyCount == 3)
             let refused = try RawAnswer(try await RawConnection(port: port).readUntilClosed())
             #expect(refused.status == 503)
             #expect(refused.headers["retry-after"] == "1")

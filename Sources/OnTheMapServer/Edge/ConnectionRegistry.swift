@@ -31,6 +31,8 @@ final class ConnectionRegistry: Sendable {
     }
 
     var count: Int { state.withLockedValue { $0.entries.count } }
+    /// Connections with a request under way.
+    var busyCount: Int { state.withLockedValue { $0.entries.values.count { $0.idleSince == nil } } }
 
     /// Admits `channel`, closing the longest-idle connection when the server is full.
     func admit(_ channel: any Channel, address: String?) -> Admission {
