@@ -4,12 +4,12 @@ import OnTheMapModel
 import OnTheMapStore
 import ServiceLifecycle
 
-/// Once an hour, for as long as the server runs, deletes expired sessions, rate-limit events that
-/// no window counts any more and location events older than a day (a client away longer reloads
+/// Once an hour, for as long as the server runs, deletes expired sessions, logins abandoned at a
+/// provider, rate-limit events that no window counts any more and location events older than a day (a client away longer reloads
 /// its list rather than catching up), so the tables only hold live ones. With several instances on
 /// one database, the one holding the sweeper's lease does it.
 struct SessionSweeper: Service {
-    let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore
+    let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore & ExternalLoginStore
     let rateEventLifetimeSeconds: Double
     let logger: Logger
     var period: Duration = .seconds(3600)
@@ -40,6 +40,7 @@ struct SessionSweeper: Service {
         guard try await store.acquireLease(Self.leaseName, holder: instance, now: now, until: now + periodMillis * 5 / 6) else { return }
         let removed = try await store.deleteExpiredSessions(now: WallClock.nowMicros())
         if removed > 0 { logger.info("Removed \(removed) expired sessions") }
+        _ = try await store.deleteExpiredPendingLogins(now: now)
         _ = try await store.deleteRateEvents(before: now - Int64(rateEventLifetimeSeconds * 1000))
         _ = try await store.deleteLocationEvents(before: now - locationEventLifetime.components.seconds * 1000)
     }

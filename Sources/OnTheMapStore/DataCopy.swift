@@ -2,11 +2,11 @@ import Crypto
 import OnTheMapModel
 import SQLKit
 
-/// Copies what a database holds (accounts, sessions, locations, and the moderation record:
-/// reports, the audit log, password reset links) into another, of either engine, and proves the
+/// Copies what a database holds (accounts with their providers' identities, sessions, locations,
+/// and the moderation record: reports, the audit log, password reset links) into another, of either engine, and proves the
 /// copy: the same number of rows and the same SHA-256 over every value of every row, read back
-/// from both. The event log, rate limits and leases are per deployment and are not copied; a live
-/// client of the new database reloads its list once.
+/// from both. The event log, rate limits, leases and logins half-way through a provider are per
+/// deployment and are not copied; a live client of the new database reloads its list once.
 public enum DataCopy {
     /// What was copied, per table, with the checksum both sides agree on.
     public struct TableReport: Sendable, Equatable {
@@ -32,15 +32,27 @@ public enum DataCopy {
         }
     }
 
-    /// A table copied, with its columns, key first.
-    typealias Table = (name: String, columns: [(name: String, kind: ColumnKind)])
+    /// A table copied, with its columns, key first: the key is the first `keyColumns` of them.
+    struct Table {
+        let name: String
+        let columns: [(name: String, kind: ColumnKind)]
+        var keyColumns = 1
+
+        init(_ name: String, _ columns: [(name: String, kind: ColumnKind)], keyColumns: Int = 1) {
+            self.name = name
+            self.columns = columns
+            self.keyColumns = keyColumns
+        }
+    }
 
     /// The tables in an order that satisfies their foreign keys.
     static let tables: [Table] = [
-        ("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
+        Table("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
                       ("is_admin", .bool), ("created_at", .integer), ("disabled_at", .optionalInteger), ("last_login_at", .optionalInteger)]),
-        ("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
-        ("student_locations", SQLStore.LocationColumn.allCases.map { column in
+        Table("account_identities", [("provider", .text), ("subject", .text), ("account_key", .text), ("email", .text), ("linked_at", .integer)],
+              keyColumns: 2),
+        Table("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
+        Table("student_locations", SQLStore.LocationColumn.allCases.map { column in
             let kind: ColumnKind = switch column {
             case .ownerKey: .optionalText
             case .latitude, .longitude: .double
@@ -50,11 +62,11 @@ public enum DataCopy {
             return (column.name, kind)
         } + [("hidden_at", .optionalInteger)]),
         // Numbered by the database: copied with their numbers, which the target then goes on from.
-        ("reports", [("id", .integer), ("object_id", .text), ("reporter_key", .text), ("reason", .text), ("created_at", .integer),
+        Table("reports", [("id", .integer), ("object_id", .text), ("reporter_key", .text), ("reason", .text), ("created_at", .integer),
                      ("resolved_at", .optionalInteger), ("resolved_by", .optionalText), ("resolution", .optionalText)]),
-        ("audit_log", [("id", .integer), ("at", .integer), ("actor_key", .optionalText), ("actor_email", .text), ("action", .text),
+        Table("audit_log", [("id", .integer), ("at", .integer), ("actor_key", .optionalText), ("actor_email", .text), ("action", .text),
                        ("target", .text), ("detail", .text)]),
-        ("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
+        Table("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
     ]
 
     /// Tables whose key the database numbers (`SchemaDialect.generatedKey`).
@@ -127,20 +139,26 @@ public enum DataCopy {
 
     /// Reads `table` from `store` in pages of `pageSize` rows, in key order.
     private static func forEachPage(of table: Table, in store: SQLStore, pageSize: Int, _ body: ([[Value]]) async throws -> Void) async throws {
-        var after: Value?
+        var after: [Value]?
         while true {
             let page = try await rows(of: table, in: store, after: after, limit: pageSize)
             if !page.isEmpty { try await body(page) }
-            guard page.count == pageSize, let key = page.last?.first else { return }
-            after = key
+            guard page.count == pageSize, let last = page.last else { return }
+            after = Array(last.prefix(table.keyColumns))
         }
     }
 
-    private static func rows(of table: Table, in store: SQLStore, after key: Value?, limit: Int) async throws -> [[Value]] {
+    /// A page in key order. Text keys are compared byte by byte on both engines (SQLite's way; on
+    /// PostgreSQL, `COLLATE "C"`), so that both sides read their rows, and checksum them, in the
+    /// same order whatever the server's locale: under `en_US`, `a` sorts before `B`.
+    private static func rows(of table: Table, in store: SQLStore, after key: [Value]?, limit: Int) async throws -> [[Value]] {
         let columns = table.columns.map(\.name).joined(separator: ", ")
-        let keyColumn = table.columns[0].name
-        let condition: SQLQueryString = key.map { "WHERE \(unsafeRaw: keyColumn) > \(bind: $0.bind)" } ?? ""
-        let query: SQLQueryString = "SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: table.name) \(condition) ORDER BY \(unsafeRaw: keyColumn) LIMIT \(bind: limit)"
+        let byteOrder = SchemaDialect(store.reader.dialect).isPostgres ? " COLLATE \"C\"" : ""
+        let keyColumns = table.columns.prefix(table.keyColumns).map { $0.name + ($0.kind == .text ? byteOrder : "") }.joined(separator: ", ")
+        let condition: SQLQueryString = key.map { values in
+            "WHERE (\(unsafeRaw: keyColumns)) > (\(SQLList(values.map { SQLBind($0.bind) })))"
+        } ?? ""
+        let query: SQLQueryString = "SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: table.name) \(condition) ORDER BY \(unsafeRaw: keyColumns) LIMIT \(bind: limit)"
         return try await store.reader.raw(query).all().map { row in
             try table.columns.map { column -> Value in
                 switch column.kind {

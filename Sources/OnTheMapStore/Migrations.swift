@@ -153,6 +153,33 @@ enum Schema {
                 "CREATE INDEX \(name) ON student_locations (\(columns)) WHERE hidden_at IS NULL",
             ]}
         },
+        // Sign-in with OpenID Connect providers: a login between the redirect to the provider and its
+        // return (in the database so that any instance can finish it), and who at which provider is
+        // which account.
+        Migration(version: 7, name: "external logins") { d in [
+            """
+            CREATE TABLE pending_logins (
+                state_hash \(d.text) PRIMARY KEY,
+                provider \(d.text) NOT NULL,
+                nonce \(d.text) NOT NULL,
+                code_verifier \(d.text) NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX pending_logins_by_expiry ON pending_logins (expires_at)",
+            """
+            CREATE TABLE account_identities (
+                provider \(d.text) NOT NULL,
+                subject \(d.text) NOT NULL,
+                account_key \(d.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
+                email \(d.text) NOT NULL,
+                linked_at BIGINT NOT NULL,
+                PRIMARY KEY (provider, subject)
+            )
+            """,
+            "CREATE INDEX account_identities_by_account ON account_identities (account_key)",
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

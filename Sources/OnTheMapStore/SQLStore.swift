@@ -37,17 +37,21 @@ extension SQLStore: AccountStore {
 
     public func insertAccount(_ account: Account) async throws {
         do {
-            try await writer.run(SQLQueryString("""
-                INSERT INTO accounts (key, email, password_hash, first_name, last_name, is_admin, created_at)
-                VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
-                        \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
-                """))
+            try await writer.run(Self.insert(account))
         } catch {
             // Which constraint failed is worded differently by each database: ask the data instead.
             if try await self.account(email: account.email) != nil { throw StoreError.emailTaken }
             if try await self.account(key: account.key) != nil { throw StoreError.keyTaken }
             throw error
         }
+    }
+
+    static func insert(_ account: Account) -> SQLQueryString {
+        """
+        INSERT INTO accounts (key, email, password_hash, first_name, last_name, is_admin, created_at)
+        VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
+                \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
+        """
     }
 
     public func account(key: String) async throws -> Account? {

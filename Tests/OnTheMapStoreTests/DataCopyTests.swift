@@ -21,6 +21,11 @@ import Testing
         let zoë = try await store.createAccount(email: "zoe@example.com", firstName: "Zoë", lastName: "Ψ \"quoted\"", passwordHash: "h2", isAdmin: false)
         try await store.insertSession(SessionRecord(tokenHash: "t1", accountKey: zoë.key, createdAt: 1, expiresAt: 9_999_999_999_999_999))
         try await store.insertSession(SessionRecord(tokenHash: "t2", accountKey: admin.key, createdAt: 2, expiresAt: 3))
+        // Sign-in identities: a two-column key, in an order that differs between byte order and a
+        // locale's (`B` before `a` byte by byte), paged across with pages of two.
+        for (provider, subject) in [("school", "b-sub"), ("school", "B-sub"), ("gitlab", "a")] {
+            try await store.link(ExternalIdentity(provider: provider, subject: subject, accountKey: zoë.key, email: zoë.email, linkedAt: 4))
+        }
         _ = try await store.saveLocation(
             CompleteLocationFields(uniqueKey: zoë.key, firstName: "Zoë", lastName: "Ψ", mapString: "Zürich\nline two",
                                    mediaURL: "https://example.org/ü", latitude: 0.1 + 0.2, longitude: -1e-7),
@@ -51,7 +56,7 @@ import Testing
             let middle = try await temporary.open()
             let there = try await DataCopy.run(from: source.store, to: middle.store, replace: false, pageSize: 2)
             let home = try await DataCopy.run(from: middle.store, to: returned.store, replace: false, pageSize: 2)
-            #expect(there.map(\.rows) == [2, 2, 2, 1, 2, 1])
+            #expect(there.map(\.rows) == [2, 3, 2, 2, 1, 2, 1])
             #expect(there == home)
             #expect(try await middle.store.auditLog(limit: 10, before: nil) == source.store.auditLog(limit: 10, before: nil))
             #expect(try await middle.store.reports(openOnly: false, limit: 10) == source.store.reports(openOnly: false, limit: 10))
@@ -62,6 +67,10 @@ import Testing
             #expect(try await returned.store.allAccounts() == source.store.allAccounts())
             #expect(try await middle.store.account(email: "root@example.com")?.isAdmin == true)
             #expect(try await middle.store.session(tokenHash: "t1", now: 10) != nil)
+            let zoëKey = try #require(try await returned.store.account(email: "zoe@example.com")).key
+            #expect(try await returned.store.identities(accountKey: zoëKey) == source.store.identities(accountKey: zoëKey))
+            #expect(try await returned.store.identities(accountKey: zoëKey).count == 3)
+            #expect(try await middle.store.account(provider: "school", subject: "B-sub")?.email == "zoe@example.com")
             // The target numbers what comes next after what was copied.
             let pins = try await middle.store.locationsForAdmin(hiddenOnly: true, limit: 1, skip: 0)
             let next = try await middle.store.setHidden(
@@ -85,13 +94,13 @@ import Testing
             let stranger = try await target.store.newAccount("Stranger")
             try await target.store.pin(stranger, at: "Elsewhere")
             await #expect(throws: DataCopy.Failure.targetNotEmpty(counts: [
-                "accounts": 1, "sessions": 0, "student_locations": 1, "reports": 0, "audit_log": 0, "password_resets": 0,
+                "accounts": 1, "account_identities": 0, "sessions": 0, "student_locations": 1, "reports": 0, "audit_log": 0, "password_resets": 0,
             ])) {
                 try await DataCopy.run(from: source.store, to: target.store, replace: false)
             }
             #expect(try await target.store.account(key: stranger.key) != nil, "a refused copy changes nothing")
             let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
-            #expect(reports.map(\.rows) == [2, 2, 2, 1, 2, 1])
+            #expect(reports.map(\.rows) == [2, 3, 2, 2, 1, 2, 1])
             #expect(try await target.store.account(key: stranger.key) == nil)
             try await target.close()
         }
