@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test backup-test metrics-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,7 +16,7 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test backup-test metrics-test edge-test api-fuzz browser-test cluster-test
+test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test:
@@ -41,6 +41,12 @@ cluster-test:
 # move with requests; the five alerts of deploy/prometheus unit-tested with promtool.
 metrics-test:
 	scripts/metrics-test.sh .build/debug/onthemap
+
+# Sign-in with OpenID Connect on each engine, against real providers run here (oidc-provider-mock):
+# accounts made and linked; replayed state, foreign callback, wrong nonce, tampered and expired
+# tokens, unverified email, cancel, provider down and disabled account refused and explained.
+oidc-test:
+	scripts/oidc-test.sh .build/debug/onthemap
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
 edge-test:

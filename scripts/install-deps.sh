@@ -52,6 +52,14 @@ if [ "$purpose" = test ]; then
         python3 -m venv "$venv"
         "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
     fi
+    # oidc-provider-mock (PyPI), a real OpenID Connect provider for the sign-in tests, with the
+    # versions of its dependencies it was tested with, in a virtualenv of its own.
+    oidc_venv="$(cd "$(dirname "$0")/.." && pwd)/.build/venv-oidc"
+    if [ ! -x "$oidc_venv/bin/oidc-provider-mock" ]; then
+        echo "Installing oidc-provider-mock into $oidc_venv"
+        python3 -m venv "$oidc_venv"
+        "$oidc_venv/bin/pip" install --quiet --disable-pip-version-check -r "$(cd "$(dirname "$0")/.." && pwd)/tests/oidc/requirements.txt"
+    fi
     # axe-core for the browser tests' accessibility checks: the PyPI wheel of axe-playwright-python
     # 0.1.8 bundles axe 4.12.1 (only its axe.min.js is used; the package itself is not installed).
     axe_dir="$(cd "$(dirname "$0")/.." && pwd)/.build/axe"

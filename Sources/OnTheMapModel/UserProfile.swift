@@ -49,8 +49,10 @@ public struct UserProfile: Encodable, Sendable, Equatable {
     public init(account: Account, showEmail: Bool) {
         firstName = account.firstName
         lastName = account.lastName
-        nickname = "\(account.firstName) \(account.lastName)"
+        nickname = "\(account.firstName) \(account.lastName)".trimmingWhitespace()
         key = account.key
+        // False for an account made by signing in with a provider, until it sets a password.
+        hasPassword = account.hasPassword
         email = Email(address: showEmail ? account.email : "", verified: false, verificationCodeSent: false)
     }
 }

@@ -36,10 +36,10 @@ struct AccountService: Sendable {
     func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         do {
             let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress)
-            ServiceMetrics.login(failure: nil)
+            ServiceMetrics.login(method: .password, failure: nil)
             return session
         } catch {
-            ServiceMetrics.login(failure: error)
+            ServiceMetrics.login(method: .password, failure: error)
             throw error
         }
     }
@@ -67,7 +67,8 @@ struct AccountService: Sendable {
         do {
             account = try await accounts.account(email: email)
             matches = try await hashing.run(key: clientAddress) {
-                let hash = if let account { account.passwordHash } else { try await decoyHash.value }
+                // An account with no password (made by a provider's sign-in) costs the same work.
+                let hash = if let account, account.hasPassword { account.passwordHash } else { try await decoyHash.value }
                 return try await hasher.verify(password, against: hash)
             }
         } catch {
@@ -76,7 +77,7 @@ struct AccountService: Sendable {
             await addressLoginFailures.cancel(addressTicket)
             throw error
         }
-        guard let account, matches else { throw APIError.invalidCredentials }
+        guard let account, account.hasPassword, matches else { throw APIError.invalidCredentials }
         guard !account.isDisabled else {
             // The right password: not a failure to count against the address or the pair.
             await loginFailures.cancel(pairTicket)
@@ -126,7 +127,8 @@ struct AccountService: Sendable {
         try await sessions.deleteSession(tokenHash: SessionToken.hash(token))
     }
 
-    private func startSession(for account: Account) async throws -> IssuedSession {
+    /// A new session for an account whose owner has proved who they are.
+    func startSession(for account: Account) async throws -> IssuedSession {
         let token = Identifiers.token()
         let now = WallClock.nowMicros()
         let expiresAt = now + sessionLifetimeSeconds * 1_000_000

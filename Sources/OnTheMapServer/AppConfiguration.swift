@@ -49,6 +49,11 @@ public struct AppConfiguration: Sendable {
     public var loginFailuresPerAddressPerMinute = 30
     /// Sign-ups allowed per client address in 10 minutes (a class signing up at once shares one).
     public var signUpsPerAddressPer10Minutes = 100
+    /// OpenID Connect providers students may sign in with (needs `publicURL`: it makes the
+    /// callback address each provider must know).
+    public var signInProviders: [SignInProvider] = []
+    /// Sign-ins through a provider started per client address per minute (each stores a row).
+    public var signInStartsPerMinute = 120
     /// Writes allowed per client address per minute in `open` mode.
     public var openWritesPerMinute = 30
     /// A Nominatim-compatible search endpoint asked first for street-level input (`…/search`).

@@ -6,7 +6,7 @@ import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
 typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore
-    & LocationEventStore & ModerationStore
+    & LocationEventStore & ModerationStore & ExternalLoginStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.
@@ -33,6 +33,14 @@ public func buildApplication(
         SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return app
+}
+
+/// Sign-in providers without a public URL: the callback address they redirect to is unknown.
+struct SignInSetupError: Error, CustomStringConvertible {
+    static let needsPublicURL = SignInSetupError()
+    var description: String {
+        "--oidc-provider needs --public-url: each provider must be told the address it sends students back to (PUBLIC_URL/v1/oidc/ID/callback)."
+    }
 }
 
 /// The `Server` header of every answer.
@@ -131,7 +139,15 @@ func buildRouter(
         service: AdminService(store: store), locations: store,
         guardian: AdminGuard(authenticator: authenticator, crossSite: crossSite), publicURL: configuration.publicURL
     ).addRoutes(to: router)
-    let web = try WebController(settings: configuration.webClient)
+    // Served with no provider configured too: an old link to one then says it is not set up.
+    if !configuration.signInProviders.isEmpty, configuration.publicURL == nil { throw SignInSetupError.needsPublicURL }
+    SignInController(
+        service: SignInService(
+            providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
+            starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60)),
+        cookies: cookies, trustForwardedFor: configuration.trustForwardedFor
+    ).addRoutes(to: router)
+    let web = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
     web.addRoutes(to: router)
     if precompressWebClient { Task(priority: .background) { await web.precompress() } }
     return router

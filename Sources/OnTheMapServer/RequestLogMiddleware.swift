@@ -41,12 +41,24 @@ struct RequestLogMiddleware: RouterMiddleware {
 }
 
 /// What a logged URI must not show: the `{id}` of `/v1/users/{id}` and `/api/users/{id}`, which
-/// legacy apps fill with their session id, and anything shaped like a session token (32 or more
-/// hexadecimal characters) anywhere in the path or query.
+/// legacy apps fill with their session id, anything shaped like a session token (32 or more
+/// hexadecimal characters) anywhere in the path or query, and the values of the query parameters a
+/// provider's sign-in passes through the browser (`code`, `state`).
 enum LogRedaction {
     static let mark = "[redacted]"
+    static let secretParameters: Set<Substring> = ["code", "state"]
 
     static func uri(_ uri: String) -> String {
+        let redacted = pathAndTokens(uri)
+        guard let question = redacted.firstIndex(of: "?") else { return redacted }
+        let query = redacted[redacted.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "="), secretParameters.contains(pair[..<equals]) else { return String(pair) }
+            return pair[...equals] + mark
+        }
+        return redacted[...question] + query.joined(separator: "&")
+    }
+
+    private static func pathAndTokens(_ uri: String) -> String {
         var parts: [Substring] = []
         var afterUsers = false
         for part in uri.split(separator: "/", omittingEmptySubsequences: false) {

@@ -24,10 +24,22 @@ struct SessionCookies {
         [line(Self.sessionName, "", maxAge: 0, httpOnly: true), line(Self.xsrfName, "", maxAge: 0, httpOnly: false)]
     }
 
+    /// The cookie binding a sign-in at a provider to the browser that started it: only sent back
+    /// to `/v1/oidc/`, gone after ten minutes (the login's own lifetime), unreadable to scripts.
+    static let pendingSignInName = "otm_oidc_state"
+
+    func pendingSignIn(state: String) -> String {
+        line(Self.pendingSignInName, state, maxAge: SignInService.pendingLifetimeMillis / 1000, httpOnly: true, path: "/v1/oidc/")
+    }
+
+    func clearPendingSignIn() -> String {
+        line(Self.pendingSignInName, "", maxAge: 0, httpOnly: true, path: "/v1/oidc/")
+    }
+
     /// Written by hand so the attributes always come in one order: identical answers, identical bytes.
     /// Values are hex tokens, which need no quoting. No `Domain`: the cookies are host-only.
-    private func line(_ name: String, _ value: String, maxAge: Int64, httpOnly: Bool) -> String {
-        "\(name)=\(value); Path=/; Max-Age=\(maxAge)" + (httpOnly ? "; HttpOnly" : "") + "; SameSite=Lax" + (secure ? "; Secure" : "")
+    private func line(_ name: String, _ value: String, maxAge: Int64, httpOnly: Bool, path: String = "/") -> String {
+        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge)" + (httpOnly ? "; HttpOnly" : "") + "; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 }
 

@@ -29,6 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var metrics: MetricsOptions
 
+    @OptionGroup var signIn: SignInOptions
+
     @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
     var writes: String?
 
@@ -262,6 +264,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
         configuration.geocoderUpstream = upstream.isEmpty ? nil : upstream
         configuration.webClient = try webClientSettings()
+        configuration.signInProviders = try signIn.signInProviders()
+        if !configuration.signInProviders.isEmpty, configuration.publicURL == nil {
+            throw ValidationError("--oidc-provider needs --public-url: each provider sends students back to PUBLIC_URL/v1/oidc/ID/callback.")
+        }
         return configuration
     }
 }

@@ -43,6 +43,9 @@ import Testing
         ("/v1/StudentLocation?where=" + String(repeating: "ab", count: 32), "/v1/StudentLocation?where=[redacted]"),
         ("/v1/StudentLocation?limit=100&order=-updatedAt", "/v1/StudentLocation?limit=100&order=-updatedAt"),
         ("/users/abc", "/users/abc"),
+        // A provider's sign-in brings its one-time code and the state back through the address.
+        ("/v1/oidc/school/callback?code=4T4dJEBNtHGT&state=x1&iss=https%3A%2F%2Fid", "/v1/oidc/school/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fid"),
+        ("/v1/oidc/school/callback?error=access_denied", "/v1/oidc/school/callback?error=access_denied"),
     ])
     func redaction(uri: String, logged: String) {
         #expect(LogRedaction.uri(uri) == logged)

@@ -110,7 +110,7 @@ import Testing
     @Test func clientConfigurationNamesNoTilesByDefault() async throws {
         try await TestServer.run { server in
             let response = try await server.send(.get, "/config.json")
-            #expect(String(buffer: response.body) == #"{"tiles":null}"#)
+            #expect(String(buffer: response.body) == #"{"signIn":[],"tiles":null}"#)
             #expect(response.headers[.contentSecurityPolicy]?.contains("img-src 'self';") == true)
         }
     }
@@ -119,7 +119,7 @@ import Testing
         let tiles = try #require(TileSource(urlTemplate: "https://{s}.tile.example.org/{z}/{x}/{y}.png", attribution: "© Example"))
         try await TestServer.run(configure: { $0.webClient.tiles = tiles }) { server in
             let response = try await server.send(.get, "/config.json")
-            #expect(String(buffer: response.body) == #"{"tiles":{"attribution":"© Example","url":"https://{s}.tile.example.org/{z}/{x}/{y}.png"}}"#)
+            #expect(String(buffer: response.body) == #"{"signIn":[],"tiles":{"attribution":"© Example","url":"https://{s}.tile.example.org/{z}/{x}/{y}.png"}}"#)
             #expect(response.headers[.contentSecurityPolicy]?.contains("img-src 'self' https://*.tile.example.org;") == true)
         }
     }
@@ -201,7 +201,8 @@ import Testing
             let paths = try #require(spec["paths"] as? [String: Any])
             for path in ["/v1/session", "/api/session", "/v1/users/{id}", "/api/users/{id}", "/v1/StudentLocation",
                          "/parse/classes/StudentLocation/{objectId}", "/1/classes/StudentLocation", "/v1/accounts", "/v1/me",
-                         "/v1/geocode", "/healthz", "/readyz", "/v1/StudentLocation/events"] {
+                         "/v1/geocode", "/healthz", "/readyz", "/v1/StudentLocation/events", "/v1/oidc/{provider}/start",
+                         "/v1/oidc/{provider}/callback"] {
                 #expect(paths[path] != nil, "\(path) is described")
             }
             let page = try await server.send(.get, "/api.html")

@@ -39,7 +39,7 @@ enum MetricCatalogue {
         requestDuration: Entry(
             help: "Time from a request's head to its answer's head, by path family, route and method.", durationBuckets: requestBuckets),
         listCache: Entry(help: "Reads of the default list (latest 100) answered from memory (hit) or from the database (miss)."),
-        logins: Entry(help: "Password logins by outcome: ok, failed (unknown email or wrong password), disabled (the account is), throttled, error."),
+        logins: Entry(help: "Logins by method (password, oidc) and outcome: ok, failed (unknown email or wrong password; a provider's sign-in refused or cancelled), disabled (the account is), throttled, error."),
         geocodeDuration: Entry(help: "Time to answer GET /v1/geocode, by the kind of text typed.", durationBuckets: geocodeBuckets),
         liveStreams: Entry(help: "Live map streams (GET /v1/StudentLocation/events) open now."),
         DatabaseMetrics.waitLabel: Entry(

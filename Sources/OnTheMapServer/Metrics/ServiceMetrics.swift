@@ -25,17 +25,27 @@ enum ServiceMetrics {
         Counter(label: MetricCatalogue.listCache, dimensions: [("result", result.rawValue)]).increment()
     }
 
-    /// A password login's outcome, told from what it threw.
-    static func login(failure error: (any Error)?) {
+    /// How a student logged in.
+    enum LoginMethod: String {
+        /// `POST /v1/session` (and `/api/session`).
+        case password
+        /// Through an OpenID Connect provider.
+        case provider = "oidc"
+    }
+
+    /// A login's outcome, told from what it threw.
+    static func login(method: LoginMethod, failure error: (any Error)?) {
         guard MetricsRecording.isOn else { return }
         let outcome = switch error {
         case nil: "ok"
         case let error as APIError where error == .invalidCredentials: "failed"
         case let error as APIError where error == .accountDisabled: "disabled"
         case let error as APIError where error.status == 429: "throttled"
+        case let error as SignInFailure where error == .accountDisabled: "disabled"
+        case let error as SignInFailure: if case .providerUnavailable = error { "error" } else { "failed" }
         default: "error"
         }
-        Counter(label: MetricCatalogue.logins, dimensions: [("outcome", outcome)]).increment()
+        Counter(label: MetricCatalogue.logins, dimensions: [("method", method.rawValue), ("outcome", outcome)]).increment()
     }
 
     static func geocoded(input: String, duration: Duration) {

@@ -3,12 +3,13 @@ import HTTPTypes
 import Hummingbird
 
 /// Serves the web client: its own files at `/`, Leaflet under `/vendor/leaflet/`, and
-/// `/config.json` telling the client which map background the operator chose.
+/// `/config.json` telling the client which map background the operator chose and which providers
+/// students may sign in with.
 struct WebController: Sendable {
     let assets: [String: StaticAsset]
 
     /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
-    init(settings: WebClientSettings, webRoot: URL = WebController.bundledWebRoot) throws {
+    init(settings: WebClientSettings, signInProviders: [SignInProvider] = [], webRoot: URL = WebController.bundledWebRoot) throws {
         guard FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js"),
               FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.markercluster.js") else {
             throw StaticAssetLoader.LoadError(description: """
@@ -19,7 +20,7 @@ struct WebController: Sendable {
         }
         var assets = try StaticAssetLoader.load(directory: webRoot, prefix: "/")
         assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
-        assets["/config.json"] = try StaticAsset(bytes: Self.clientConfiguration(settings), contentType: StaticAsset.contentTypes["json"]!)
+        assets["/config.json"] = try StaticAsset(bytes: Self.clientConfiguration(settings, signInProviders: signInProviders), contentType: StaticAsset.contentTypes["json"]!)
         guard let index = assets["/index.html"] else {
             throw StaticAssetLoader.LoadError(description: "the web client has no index.html in \(webRoot.path)")
         }
@@ -59,19 +60,25 @@ struct WebController: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// `{"tiles": {"url", "attribution"}}`, or `{"tiles": null}` for the offline basemap alone.
-    private static func clientConfiguration(_ settings: WebClientSettings) throws -> Data {
+    /// `{"signIn": [{"id", "name", "start"}], "tiles": {"url", "attribution"}}`, with `"tiles": null` for
+    /// the offline basemap alone.
+    private static func clientConfiguration(_ settings: WebClientSettings, signInProviders: [SignInProvider]) throws -> Data {
         struct Body: Encodable {
             struct Tiles: Encodable { let url: String; let attribution: String }
+            struct Provider: Encodable { let id: String; let name: String; let start: String }
+            let signIn: [Provider]
             let tiles: Tiles?
-            enum CodingKeys: CodingKey { case tiles }
+            enum CodingKeys: CodingKey { case signIn, tiles }
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(signIn, forKey: .signIn)
                 try container.encode(tiles, forKey: .tiles)
             }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Body(tiles: settings.tiles.map { .init(url: $0.urlTemplate, attribution: $0.attribution) }))
+        return try encoder.encode(Body(
+            signIn: signInProviders.map { .init(id: $0.id, name: $0.displayName, start: "/v1/oidc/\($0.id)/start") },
+            tiles: settings.tiles.map { .init(url: $0.urlTemplate, attribution: $0.attribution) }))
     }
 }

@@ -8,6 +8,7 @@ import { LiveView, summary } from './live-view.js';
 import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
 import { renderPostList } from './post-list.js';
+import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
 import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
@@ -262,12 +263,15 @@ async function start() {
   setUpTabs();
   setUpSkipLink();
   window.addEventListener('hashchange', route);
+  showSignInProviders();
+  const explained = explainSignInFailure();
   try {
     state.me = await me();
   } catch (failure) {
     state.me = null;
     if (failure.kind !== 'session') showMessage(byId('login-error'), failure.message);
   }
+  await explained;
   await route();
 }
 

@@ -1,0 +1,146 @@
+import Crypto
+import Foundation
+import JWTKit
+import NIOCore
+import NIOFoundationCompat
+
+/// One configured provider, as this server talks to it: discovery and signing keys fetched when
+/// first needed and kept for an hour (a provider that rotates its keys gets asked again at the first
+/// token signed with a key not yet seen), the authorization URL, the code exchange, and the ID
+/// token's verification.
+actor ProviderClient {
+    let provider: SignInProvider
+    private let http: ProviderHTTP
+    private var metadata: (value: ProviderMetadata, fetched: ContinuousClock.Instant)?
+    private var keys: (value: ProviderKeys, fetched: ContinuousClock.Instant)?
+    static let cacheLifetime: Duration = .seconds(3600)
+    /// A token with an unknown key makes the keys be fetched again, but not more often than this.
+    static let keyRefetchInterval: Duration = .seconds(30)
+
+    init(provider: SignInProvider, http: ProviderHTTP = ProviderHTTP()) {
+        self.provider = provider
+        self.http = http
+    }
+
+    /// Where to send the browser: the authorization code flow with PKCE (S256), `state` and `nonce`.
+    func authorizationURL(redirectURI: String, state: String, nonce: String, codeVerifier: String) async throws -> URL {
+        let endpoint = try await currentMetadata().authorizationEndpoint
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw SignInFailure.providerUnavailable("unusable authorization_endpoint \(endpoint)")
+        }
+        let parameters = [
+            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", redirectURI),
+            ("scope", "openid email profile"), ("state", state), ("nonce", nonce),
+            ("code_challenge", Self.codeChallenge(codeVerifier)), ("code_challenge_method", "S256"),
+        ]
+        // The endpoint's own query (some carry one) is kept; every value is form-encoded in full.
+        let query = [components.percentEncodedQuery, ProviderHTTP.form(parameters)].compactMap { $0 }.filter { !$0.isEmpty }
+        components.percentEncodedQuery = query.joined(separator: "&")
+        guard let url = components.url else { throw SignInFailure.providerUnavailable("could not build the authorization URL") }
+        return url
+    }
+
+    /// Trades the authorization code for the ID token (with the PKCE verifier and the client's secret).
+    func idToken(code: String, codeVerifier: String, redirectURI: String) async throws -> String {
+        let metadata = try await currentMetadata()
+        var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)]
+        let basic = metadata.usesBasicAuth
+        if !basic { fields += [("client_id", provider.clientID), ("client_secret", provider.clientSecret)] }
+        let (status, body) = try await http.postForm(
+            metadata.tokenEndpoint, fields: fields, basicAuth: basic ? (provider.clientID, provider.clientSecret) : nil)
+        struct TokenAnswer: Decodable {
+            let id_token: String?
+            let error: String?
+            let error_description: String?
+        }
+        let answer = try? JSONDecoder().decode(TokenAnswer.self, from: body)
+        guard status == .ok else {
+            let reason = [answer?.error, answer?.error_description].compactMap { $0 }.joined(separator: ": ")
+            // A refused code (invalid_grant: used, expired, not this client's) is the provider saying no.
+            if status.code >= 400, status.code < 500, answer?.error != nil { throw SignInFailure.cancelled("the token endpoint refused the code: \(reason)") }
+            throw SignInFailure.providerUnavailable("the token endpoint answered \(status.code) \(reason)")
+        }
+        guard let idToken = answer?.id_token, !idToken.isEmpty else {
+            throw SignInFailure.invalidToken("the token endpoint's answer has no id_token")
+        }
+        return idToken
+    }
+
+    /// The ID token's claims once its signature, audience, issuer, times and nonce all hold.
+    func verifiedClaims(of idToken: String, nonce: String) async throws -> IDToken {
+        let metadata = try await currentMetadata()
+        do {
+            return try await Self.verifiedClaims(
+                of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce)
+        } catch is ProviderKeys.NotPublished {
+            // Perhaps a new key: ask for the set again (not too often), then try once more.
+            guard let keys, ContinuousClock.now - keys.fetched > Self.keyRefetchInterval else {
+                throw SignInFailure.invalidToken("signed with a key the provider does not publish")
+            }
+            self.keys = nil
+            do {
+                return try await Self.verifiedClaims(
+                    of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce)
+            } catch is ProviderKeys.NotPublished {
+                throw SignInFailure.invalidToken("signed with a key the provider does not publish")
+            }
+        }
+    }
+
+    /// The claims of `idToken` when its signature holds under one of `keys`, it was made for
+    /// `clientID` alone, and `IDToken.check` passes. A key id the set lacks is
+    /// `ProviderKeys.NotPublished` (the set may be out of date); every other failure is
+    /// `SignInFailure.invalidToken`.
+    static func verifiedClaims(of idToken: String, keys: ProviderKeys, issuer: String, clientID: String, nonce: String) async throws -> IDToken {
+        let kid = ProviderKeys.keyID(of: idToken)
+        if let kid, !keys.ids.contains(kid) { throw ProviderKeys.NotPublished() }
+        let token: IDToken
+        do {
+            // Without a key id, any of the provider's keys may have signed it.
+            token = try await keys.collection.verify(idToken, as: IDToken.self, expectedAudience: clientID, iteratingKeys: kid == nil)
+        } catch {
+            throw SignInFailure.invalidToken("\(error)")
+        }
+        try token.check(issuer: issuer, clientID: clientID, nonce: nonce)
+        return token
+    }
+
+    private func currentMetadata() async throws -> ProviderMetadata {
+        if let metadata, ContinuousClock.now - metadata.fetched < Self.cacheLifetime { return metadata.value }
+        guard let url = ProviderMetadata.discoveryURL(issuer: provider.issuer) else {
+            throw SignInFailure.providerUnavailable("no discovery URL for \(provider.issuer)")
+        }
+        let fetched: ProviderMetadata
+        do {
+            fetched = try JSONDecoder().decode(ProviderMetadata.self, from: try await http.get(url))
+            try fetched.check(configuredIssuer: provider.issuer)
+        } catch {
+            // A provider briefly down keeps working with what it said last.
+            if let metadata { return metadata.value }
+            if let failure = error as? SignInFailure { throw failure }
+            throw SignInFailure.providerUnavailable("discovery at \(url.absoluteString) is unusable: \(error)")
+        }
+        metadata = (fetched, .now)
+        return fetched
+    }
+
+    private func currentKeys(_ metadata: ProviderMetadata) async throws -> ProviderKeys {
+        if let keys, ContinuousClock.now - keys.fetched < Self.cacheLifetime { return keys.value }
+        let collection: ProviderKeys
+        do {
+            collection = try await ProviderKeys(jwks: try await http.get(metadata.jwksURI))
+        } catch {
+            if let keys { return keys.value }
+            if let failure = error as? SignInFailure { throw failure }
+            throw SignInFailure.providerUnavailable("the keys at \(metadata.jwksURI.absoluteString) are unusable: \(error)")
+        }
+        keys = (collection, .now)
+        return collection
+    }
+
+    /// PKCE S256: base64url of the verifier's SHA-256, without padding (RFC 7636, 4.2).
+    static func codeChallenge(_ verifier: String) -> String {
+        Data(SHA256.hash(data: Array(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
