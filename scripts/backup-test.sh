@@ -129,6 +129,17 @@ PY
 check_refusal "export never overwrites" "already exists" "$binary" export --database "$work/restored.sqlite" --output "$work/map.csv"
 [ "$("$binary" export --database "$work/restored.sqlite" --format jsonl | wc -l)" = "$expected" ] \
     && pass "export to standard output" || fail "export to standard output"
+# The roster: every account, and never a password hash.
+accounts="$(sqlite3 "$work/restored.sqlite" "SELECT COUNT(*) FROM accounts")"
+output="$("$binary" export --database "$work/restored.sqlite" --accounts --output "$work/accounts.csv" 2>&1)" \
+    && [ "$(head -1 "$work/accounts.csv")" = $'key,email,firstName,lastName,isAdmin,disabled,hasPassword,signInProviders,createdAt,lastLoginAt\r' ] \
+    && [ "$(($(wc -l <"$work/accounts.csv") - 1))" = "$accounts" ] && grep -q '^[0-9]*,ada@example.com,Ada,"King, ""Lovelace""",false,false,true,' "$work/accounts.csv" \
+    && pass "export --accounts: $output" || fail "export --accounts" "$output $(head -3 "$work/accounts.csv")"
+"$binary" export --database "$work/restored.sqlite" --accounts --format jsonl >"$work/accounts.jsonl"
+[ "$(jq -s length "$work/accounts.jsonl")" = "$accounts" ] && [ "$(jq -r 'select(.email == "ada@example.com") | .hasPassword' "$work/accounts.jsonl")" = true ] \
+    && ! grep -q 'otm1\|\$2[aby]\$' "$work/accounts.csv" "$work/accounts.jsonl" \
+    && pass "accounts as JSON lines; no password hash in either file" || fail "accounts export" "$(head -c 400 "$work/accounts.jsonl")"
+check_refusal "accounts have no GeoJSON" "accounts have no place on a map" "$binary" export --database "$work/restored.sqlite" --accounts --format geojson
 
 # Import: each export read back into an empty database gives the same rows; a Parse export too; a
 # file with bad rows names each by line and imports nothing.

@@ -50,7 +50,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     /// One encoder for every row of an export, not one per row.
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder

@@ -20,4 +20,22 @@ public protocol ExternalLoginStore: Sendable {
     func insertAccount(_ account: Account, linkedTo identity: ExternalIdentity) async throws
     /// The identities linked to an account, oldest first.
     func identities(accountKey: String) async throws -> [ExternalIdentity]
+    /// Every account's linked identities, by account key.
+    func allIdentities() async throws -> [String: [ExternalIdentity]]
+}
+
+extension AccountStore where Self: ExternalLoginStore {
+    /// Every account, oldest first, as `format` (CSV or JSON lines, never a password hash), handed
+    /// to `write` a piece at a time. Returns how many accounts.
+    @discardableResult
+    public func exportAccounts(as format: ExportFormat, to write: (String) async throws -> Void) async throws -> Int {
+        precondition(format.holdsAccounts, "accounts are exported as CSV or JSON lines")
+        let identities = try await allIdentities()
+        let accounts = try await allAccounts()
+        try await write(format.accountHeader)
+        for account in accounts {
+            try await write(format.accountEntry(account, providers: (identities[account.key] ?? []).map(\.provider)))
+        }
+        return accounts.count
+    }
 }

@@ -57,12 +57,21 @@ extension SQLStore: ExternalLoginStore {
         return try await reader.raw("""
             SELECT provider, subject, account_key, email, linked_at FROM account_identities
             WHERE account_key = \(bind: accountKey) ORDER BY linked_at, provider, subject
-            """).all().map { row in
-            ExternalIdentity(
-                provider: try row.decode(column: "provider", as: String.self), subject: try row.decode(column: "subject", as: String.self),
-                accountKey: try row.decode(column: "account_key", as: String.self), email: try row.decode(column: "email", as: String.self),
-                linkedAt: try row.decode(column: "linked_at", as: Int64.self))
-        }
+            """).all().map(Self.identity(from:))
+    }
+
+    public func allIdentities() async throws -> [String: [ExternalIdentity]] {
+        let identities = try await reader.raw("""
+            SELECT provider, subject, account_key, email, linked_at FROM account_identities ORDER BY linked_at, provider, subject
+            """).all().map(Self.identity(from:))
+        return Dictionary(grouping: identities, by: \.accountKey)
+    }
+
+    static func identity(from row: any SQLRow) throws -> ExternalIdentity {
+        ExternalIdentity(
+            provider: try row.decode(column: "provider", as: String.self), subject: try row.decode(column: "subject", as: String.self),
+            accountKey: try row.decode(column: "account_key", as: String.self), email: try row.decode(column: "email", as: String.self),
+            linkedAt: try row.decode(column: "linked_at", as: Int64.self))
     }
 
     /// Two first logins of one person at once both try to link: the second finds the link made.

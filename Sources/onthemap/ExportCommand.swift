@@ -6,7 +6,7 @@ import OnTheMapStore
 
 extension ExportFormat: ExpressibleByArgument {}
 
-/// `onthemap export`: every location as GeoJSON, CSV or JSON lines.
+/// `onthemap export`: every location as GeoJSON, CSV or JSON lines; with `--accounts`, every account.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -15,7 +15,9 @@ struct ExportCommand: AsyncParsableCommand {
             Each location has the ten fields the API sends (objectId, uniqueKey, firstName, lastName, mapString, \
             mediaURL, latitude, longitude, createdAt, updatedAt); no account data. GeoJSON puts each at its point, \
             for map tools. CSV is RFC 4180 with a header row; text a spreadsheet would run as a formula gets a \
-            leading apostrophe. Safe while servers run: pages are read in object id order.
+            leading apostrophe. Safe while servers run: pages are read in object id order. \
+            With --accounts it writes the accounts instead, as CSV or JSON lines: key, email, names, isAdmin, \
+            disabled, hasPassword, signInProviders, createdAt, lastLoginAt; never a password hash.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -23,11 +25,27 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("geojson, csv or jsonl (default: from the output's extension, else geojson).", valueName: "format"))
     var format: ExportFormat?
 
+    @Flag(help: "Write the accounts (no password hashes) rather than the locations, as csv or jsonl.")
+    var accounts = false
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: standard output). It is written whole or not at all.", valueName: "file"))
     var output: String?
 
+    func validate() throws {
+        if accounts, chosenFormat == .geojson {
+            throw ValidationError("--accounts writes csv or jsonl: accounts have no place on a map.")
+        }
+    }
+
+    private var chosenFormat: ExportFormat {
+        format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? (accounts ? .csv : .geojson)
+    }
+
     func run() async throws {
-        let chosen = format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? .geojson
+        let chosen = chosenFormat
+        let exportAll = { (engine: any DatabaseEngine, write: (String) async throws -> Void) async throws -> Int in
+            accounts ? try await engine.store.exportAccounts(as: chosen, to: write) : try await engine.store.export(as: chosen, to: write)
+        }
         if let output, FileManager.default.fileExists(atPath: output) {
             throw CommandFailure("export: \(output) already exists")
         }
@@ -41,18 +59,18 @@ struct ExportCommand: AsyncParsableCommand {
                     guard FileManager.default.createFile(atPath: partial, contents: nil) else { throw CommandFailure("cannot write \(partial)") }
                     let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
                     defer { try? sink.close() }
-                    let count = try await engine.store.export(as: chosen) { sink.write(Data($0.utf8)) }
+                    let count = try await exportAll(engine) { sink.write(Data($0.utf8)) }
                     try sink.synchronize()
                     return count
                 }
             } else {
-                count = try await engine.store.export(as: chosen) { FileHandle.standardOutput.write(Data($0.utf8)) }
+                count = try await exportAll(engine) { FileHandle.standardOutput.write(Data($0.utf8)) }
             }
         } catch {
             try? await engine.close()
             throw CommandFailure("export: \(error)")
         }
         try await engine.close()
-        if let output { print("Exported \(count) locations to \(output) (\(chosen.rawValue)).") }
+        if let output { print("Exported \(count) \(accounts ? "accounts" : "locations") to \(output) (\(chosen.rawValue)).") }
     }
 }

@@ -39,4 +39,20 @@ import Testing
         #expect(Set(object.keys) == Set(ExportFormat.fields))
         #expect(object["mediaURL"] as? String == "https://example.com/ada")
     }
+
+    /// The roster: every field but the password hash; CSV defused like the map's.
+    @Test func accountsAreWrittenWithoutTheirPasswordHash() throws {
+        let account = Account(key: "3903878747", email: "ada@example.com", firstName: "=Ada", lastName: "King, \"Lovelace\"",
+                              passwordHash: "$otm1$$2b$12$secret", isAdmin: true, createdAt: 1_700_000_000_123, disabledAt: 5)
+        #expect(ExportFormat.csv.accountHeader == "key,email,firstName,lastName,isAdmin,disabled,hasPassword,signInProviders,createdAt,lastLoginAt\r\n")
+        #expect(ExportFormat.csv.accountEntry(account, providers: ["school", "gitlab"])
+            == "3903878747,ada@example.com,'=Ada,\"King, \"\"Lovelace\"\"\",true,true,true,school gitlab,2023-11-14T22:13:20.123Z,\r\n")
+        let line = ExportFormat.jsonl.accountEntry(account, providers: [])
+        #expect(!line.contains("secret") && line.hasSuffix("}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(ExportFormat.accountFields))
+        #expect(object["lastLoginAt"] is NSNull)
+        #expect(object["signInProviders"] as? [String] == [])
+        #expect(!ExportFormat.geojson.holdsAccounts)
+    }
 }
