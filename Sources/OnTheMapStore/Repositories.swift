@@ -161,6 +161,9 @@ public protocol ModerationStore: Sendable {
     func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool)
     /// Reports, newest first: the open ones, or all.
     func reports(openOnly: Bool, limit: Int) async throws -> [Report]
+    /// Reported pins, the most recently reported first, a page of `limit` after `skip`, each with
+    /// its reports (the open ones, or all), newest first.
+    func reportedPins(openOnly: Bool, limit: Int, skip: Int) async throws -> [(objectId: String, reports: [Report])]
     /// Resolves the pin's open reports as dismissed; how many there were.
     func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int
     /// The audit log, newest first, from before entry `before` when given.

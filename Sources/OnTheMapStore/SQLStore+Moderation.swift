@@ -72,10 +72,13 @@ extension SQLStore: ModerationStore {
     }
 
     public func setAdmin(key: String, isAdmin: Bool, audit: AuditEntry) async throws -> AccountChange {
-        let change: SQLQueryString = isAdmin
-            ? "UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: key) AND NOT is_admin"
-            : "UPDATE accounts SET is_admin = FALSE WHERE key = \(bind: key) AND is_admin AND \(Self.anotherActiveAdmin(than: key))"
-        return try await changeAccount(key, change, audit: audit)
+        guard !isAdmin else {
+            return try await changeAccount(key, "UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: key) AND NOT is_admin", audit: audit)
+        }
+        // Still an admin after the update matched nothing: it was the last active one.
+        return try await changeAccount(
+            key, "UPDATE accounts SET is_admin = FALSE WHERE key = \(bind: key) AND is_admin AND \(Self.anotherActiveAdmin(than: key))",
+            audit: audit, stillBlocked: { $0.isAdmin })
     }
 
     public func setDisabled(key: String, disabledAt: Int64?, audit: AuditEntry) async throws -> AccountChange {
@@ -85,7 +88,9 @@ extension SQLStore: ModerationStore {
         return try await changeAccount(key, """
             UPDATE accounts SET disabled_at = \(bind: disabledAt)
             WHERE key = \(bind: key) AND disabled_at IS NULL AND (NOT is_admin OR \(Self.anotherActiveAdmin(than: key)))
-            """, also: [SQLQueryString("DELETE FROM sessions WHERE account_key = \(bind: key)")], audit: audit)
+            """, also: [SQLQueryString("DELETE FROM sessions WHERE account_key = \(bind: key)")], audit: audit,
+            // Still enabled after the update matched nothing: an admin, the last active one.
+            stillBlocked: { !$0.isDisabled })
     }
 
     public func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool) {
@@ -108,6 +113,22 @@ extension SQLStore: ModerationStore {
         let condition: SQLQueryString = openOnly ? "WHERE resolved_at IS NULL" : ""
         return try await reader.raw("SELECT \(unsafeRaw: Self.reportColumns) FROM reports \(condition) ORDER BY id DESC LIMIT \(bind: limit)")
             .all().map(Self.report(from:))
+    }
+
+    public func reportedPins(openOnly: Bool, limit: Int, skip: Int) async throws -> [(objectId: String, reports: [Report])] {
+        let condition: SQLQueryString = openOnly ? "WHERE resolved_at IS NULL" : ""
+        let pins = try await reader.raw("""
+            SELECT object_id, MAX(id) AS latest FROM reports \(condition)
+            GROUP BY object_id ORDER BY latest DESC LIMIT \(bind: limit) OFFSET \(bind: skip)
+            """).all().map { try $0.decode(column: "object_id", as: String.self) }
+        guard !pins.isEmpty else { return [] }
+        let reports = try await reader.raw("""
+            SELECT \(unsafeRaw: Self.reportColumns) FROM reports
+            WHERE object_id IN (\(SQLList(pins.map { SQLBind($0) })))\(unsafeRaw: openOnly ? " AND resolved_at IS NULL" : "")
+            ORDER BY id DESC
+            """).all().map(Self.report(from:))
+        let byPin = Dictionary(grouping: reports, by: \.objectId)
+        return pins.map { ($0, byPin[$0] ?? []) }
     }
 
     public func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int {
@@ -196,7 +217,12 @@ extension SQLStore {
     /// Runs `change` (an UPDATE of one account) with `also` and the audit entry, in one transaction
     /// in which no other admin change runs (PostgreSQL takes a lock for it; SQLite's one writer
     /// runs writes in turn): two admins demoting each other at once cannot leave none.
-    private func changeAccount(_ key: String, _ change: SQLQueryString, also: [any SQLExpression] = [], audit: AuditEntry) async throws -> AccountChange {
+    /// `stillBlocked` says, of the account as it is after a change that matched no row, whether the
+    /// last-admin rule refused it (rather than there being nothing to do).
+    private func changeAccount(
+        _ key: String, _ change: SQLQueryString, also: [any SQLExpression] = [], audit: AuditEntry,
+        stillBlocked: @Sendable (Account) -> Bool = { _ in false }
+    ) async throws -> AccountChange {
         guard key.isStorable else { return .notFound }
         var statements: [any SQLExpression] = []
         if SchemaDialect(writer.database.dialect).isPostgres {
@@ -214,9 +240,7 @@ extension SQLStore {
         } catch is NothingChanged {
             // Nothing to do, or refused: which, the account as it is says.
             guard let account = try await account(key: key) else { return .notFound }
-            let wanted = audit.action
-            let refused = (wanted == .revokeAdmin && account.isAdmin) || (wanted == .disableAccount && !account.isDisabled)
-            return refused ? .lastAdmin : .changed(account)
+            return stillBlocked(account) ? .lastAdmin : .changed(account)
         }
     }
 }

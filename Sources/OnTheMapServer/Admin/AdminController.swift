@@ -74,7 +74,7 @@ struct AdminController: Sendable {
     /// `?status=open` (the default) or `all`: reports grouped by pin.
     @Sendable func reports(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try AdminPage(request)
-        let reported = try await service.reports(openOnly: !page.all, limit: page.limit * 10)
+        let reported = try await service.reports(openOnly: !page.all, limit: page.limit, skip: page.skip)
         return try JSONResponse.make(ResultsBody(results: reported.map(ReportedPinBody.init)))
     }
 

@@ -67,18 +67,11 @@ struct AdminService: Sendable {
         let reports: [Report]
     }
 
-    /// Reports grouped by pin, the most recently reported pin first.
-    func reports(openOnly: Bool, limit: Int) async throws -> [ReportedPin] {
-        let reports = try await store.reports(openOnly: openOnly, limit: limit)
-        var order: [String] = []
-        var byPin: [String: [Report]] = [:]
-        for report in reports {
-            if byPin[report.objectId] == nil { order.append(report.objectId) }
-            byPin[report.objectId, default: []].append(report)
-        }
+    /// Reports grouped by pin, the most recently reported pin first: a page of pins.
+    func reports(openOnly: Bool, limit: Int, skip: Int) async throws -> [ReportedPin] {
         var pins: [ReportedPin] = []
-        for objectId in order {
-            pins.append(ReportedPin(objectId: objectId, pin: try await store.location(objectId: objectId), reports: byPin[objectId]!))
+        for (objectId, reports) in try await store.reportedPins(openOnly: openOnly, limit: limit, skip: skip) {
+            pins.append(ReportedPin(objectId: objectId, pin: try await store.location(objectId: objectId), reports: reports))
         }
         return pins
     }
