@@ -28,6 +28,9 @@ struct SignInController: Sendable {
             return failed(provider: id, code: "throttled", detail: error.message, logger: context.logger)
         } catch let failure as SignInFailure {
             return failed(provider: id, code: failure.code, detail: failure.detail, logger: context.logger)
+        } catch {
+            context.logger.error("Sign-in with a provider could not start: \(error)")
+            return failed(provider: id, code: "server-error", detail: "\(error)", logger: context.logger)
         }
     }
 
