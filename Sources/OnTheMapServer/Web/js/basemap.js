@@ -6,6 +6,7 @@
 import { clientConfig } from './api.js';
 import { squaresOf } from './basemap-drawing.js';
 import { fetchJSON } from './basemap-sources.js';
+import { FRAME, inFrame } from './frames.js';
 import { tileDrawer } from './basemap-tiles.js';
 import { MapLabels } from './map-labels.js';
 
@@ -63,7 +64,7 @@ const BasemapLayer = L.GridLayer.extend({
 
   // No tile is made inside a zoom's or a move's own events: Leaflet would make the new zoom's
   // tiles as the zoom animation starts and again in the task that ends it. They are made once, in
-  // the next frame (the pins' clusters take the frame after that, cluster-layer.js).
+  // the tiles' frame (the pins' clusters and the names take the frames after it, frames.js).
   getEvents() {
     const events = L.GridLayer.prototype.getEvents.call(this);
     return {
@@ -85,14 +86,14 @@ const BasemapLayer = L.GridLayer.extend({
     };
   },
 
-  /** Runs `work` in the next frame, once however often it is asked for before then, in order. */
+  /** Runs `work` in the tiles' frame, once however often it is asked for before then, in order. */
   nextFrame(key, work) {
     const first = !this.deferred;
     this.deferred ??= new Map();
     this.deferred.set(key, work);
     if (!first) return;
     this.markState();
-    requestAnimationFrame(() => {
+    inFrame(FRAME.tiles, () => {
       const deferred = this.deferred;
       this.deferred = null;
       if (this._map) for (const run of deferred.values()) run();

@@ -1,8 +1,10 @@
 // The pins' cluster group, tuned for zooming among thousands of pins on a slow phone
 // (BENCHMARKS.md, "Zooming among all posts"). Leaflet.markercluster redraws every cluster of the
 // new zoom in the frame that ends the zoom, for three times the view in each direction; here it
-// does so for the view and a quarter around it, one frame later, after the basemap's tiles
-// (basemap.js) have had theirs.
+// does so for the view and a quarter around it, in a frame of its own after the basemap's tiles
+// have had theirs (frames.js).
+import { FRAME, inFrame } from './frames.js';
+
 const L = window.L;
 
 /** The share of the view's width and height that clusters are kept beyond each edge. */
@@ -28,7 +30,7 @@ export function clusterLayer(options) {
 
 /**
  * Replaces the group's map event handlers `names` (bound when the group is added to a map) with
- * ones that run them in the next frame, once each however often asked before then, in the order
+ * ones that run them in the clusters' frame, once each however often asked before then, in the order
  * first asked (a zoom's end before its move's end). The group fires `clustersdrawn` after them.
  */
 function deferToNextFrame(group, names) {
@@ -40,7 +42,7 @@ function deferToNextFrame(group, names) {
       queued ??= new Map();
       queued.set(name, handler);
       if (!first) return;
-      requestAnimationFrame(() => {
+      inFrame(FRAME.clusters, () => {
         const handlers = queued;
         queued = null;
         if (!group._map) return;

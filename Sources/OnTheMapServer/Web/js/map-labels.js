@@ -2,6 +2,8 @@
 // from its own zoom, in the reader's language where the basemap has the name, and never two
 // overlapping: a name that would touch one already placed is left out. Laid out again after each
 // move or zoom (hidden while a zoom animates, so zooming among thousands of pins stays smooth).
+import { FRAME, inFrame } from './frames.js';
+
 const L = window.L;
 
 const MAX_LABELS = 250;
@@ -72,13 +74,13 @@ export class MapLabels {
   }
 
   /**
-   * Lays the names out in the next frame, once however many moves and arrivals asked for it:
-   * the frame that ends a zoom already has the pins' clusters to redraw.
+   * Lays the names out in their frame (frames.js), once however many moves and arrivals asked for
+   * it: the frames before it redraw the basemap and the pins' clusters.
    */
   scheduleLayout() {
     if (this.scheduled) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
+    inFrame(FRAME.labels, () => {
       this.scheduled = false;
       if (this.map._loaded) this.layout();
     });
