@@ -48,6 +48,36 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("id=s,name=S,issuer=https://i.example,client-id=c,client-secret=x,token-endpoint=http://i.example/token", "token-endpoint must be an https URL"),
+    ])
+    func badTokenEndpointsAreRefused(line: String, message: String) {
+        #expect {
+            _ = try SignInProvider.parse(line) { _ in "" }
+        } throws: { error in
+            (error as? SignInProvider.Invalid)?.description.contains(message) == true
+        }
+    }
+
+    /// Facebook's discovery document names no token endpoint (its code flow has one all the same):
+    /// the provider's `token-endpoint` setting supplies it, and without it the document is refused.
+    @Test func aDiscoveryWithoutATokenEndpointNeedsTheSetting() throws {
+        let document = """
+            {"issuer": "https://www.facebook.com", "authorization_endpoint": "https://facebook.com/dialog/oauth/",
+             "jwks_uri": "https://www.facebook.com/.well-known/oauth/openid/jwks/", "response_types_supported": ["id_token", "token id_token"]}
+            """
+        var metadata = try JSONDecoder().decode(ProviderMetadata.self, from: Data(document.utf8))
+        #expect(throws: SignInFailure.self) { try metadata.check(configuredIssuer: "https://www.facebook.com") }
+        let facebook = try SignInProvider.parse(
+            "id=facebook,name=Facebook,issuer=https://www.facebook.com,client-id=1,client-secret=x,token-endpoint=https://graph.facebook.com/v21.0/oauth/access_token,trust-email"
+        ) { _ in "" }
+        metadata.tokenEndpoint = facebook.tokenEndpoint
+        #expect(throws: Never.self) { try metadata.check(configuredIssuer: facebook.issuer) }
+        #expect(metadata.tokenEndpoint?.absoluteString == "https://graph.facebook.com/v21.0/oauth/access_token")
+        // A document naming another issuer is not this provider's.
+        #expect(throws: SignInFailure.self) { try metadata.check(configuredIssuer: "https://accounts.google.com") }
+    }
+
     @Test func providersOnThisMachineMayUsePlainHTTP() throws {
         #expect(throws: Never.self) { try SignInProvider.parse("id=dev,name=Dev,issuer=http://127.0.0.1:9400,client-id=c,client-secret=x") { _ in "" } }
     }

@@ -43,11 +43,12 @@ actor ProviderClient {
     /// Trades the authorization code for the ID token (with the PKCE verifier and the client's secret).
     func idToken(code: String, codeVerifier: String, redirectURI: String) async throws -> String {
         let metadata = try await currentMetadata()
+        guard let tokenEndpoint = metadata.tokenEndpoint else { throw SignInFailure.providerUnavailable("no token endpoint") }
         var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)]
         let basic = metadata.usesBasicAuth
         if !basic { fields += [("client_id", provider.clientID), ("client_secret", provider.clientSecret)] }
         let (status, body) = try await http.postForm(
-            metadata.tokenEndpoint, fields: fields, basicAuth: basic ? (provider.clientID, provider.clientSecret) : nil)
+            tokenEndpoint, fields: fields, basicAuth: basic ? (provider.clientID, provider.clientSecret) : nil)
         struct TokenAnswer: Decodable {
             let id_token: String?
             let error: String?
@@ -110,9 +111,10 @@ actor ProviderClient {
         guard let url = ProviderMetadata.discoveryURL(issuer: provider.issuer) else {
             throw SignInFailure.providerUnavailable("no discovery URL for \(provider.issuer)")
         }
-        let fetched: ProviderMetadata
+        var fetched: ProviderMetadata
         do {
             fetched = try JSONDecoder().decode(ProviderMetadata.self, from: try await http.get(url))
+            if let endpoint = provider.tokenEndpoint { fetched.tokenEndpoint = endpoint }
             try fetched.check(configuredIssuer: provider.issuer)
         } catch {
             // A provider briefly down keeps working with what it said last.

@@ -5,7 +5,9 @@ import Foundation
 struct ProviderMetadata: Decodable, Sendable {
     let issuer: String
     let authorizationEndpoint: URL
-    let tokenEndpoint: URL
+    /// Missing from a few providers' documents (Facebook's): then the provider's `token-endpoint`
+    /// setting gives it.
+    var tokenEndpoint: URL?
     let jwksURI: URL
     let tokenEndpointAuthMethodsSupported: [String]?
 
@@ -27,6 +29,9 @@ struct ProviderMetadata: Decodable, Sendable {
     /// The document must be the configured issuer's own (Discovery 1.0, 4.3: the issuer it states is
     /// the one asked about), and every endpoint it gives must be one a secret may be sent to.
     func check(configuredIssuer: String) throws(SignInFailure) {
+        guard let tokenEndpoint else {
+            throw .providerUnavailable("discovery gives no token_endpoint: set token-endpoint in the provider's settings")
+        }
         func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
         guard trimmed(issuer) == trimmed(configuredIssuer) else {
             throw .providerUnavailable("discovery names issuer \(issuer), not the configured \(configuredIssuer)")

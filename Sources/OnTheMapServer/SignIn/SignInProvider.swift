@@ -18,8 +18,14 @@ public struct SignInProvider: Sendable, Equatable {
     /// Keycloak). Otherwise an ID token must say `email_verified: true` for its email to link or
     /// make an account.
     public let trustsEmail: Bool
+    /// The token endpoint, for a provider whose discovery document does not give one (Facebook's
+    /// OpenID Connect code flow); it replaces the document's when set.
+    public let tokenEndpoint: URL?
 
-    public init(id: String, displayName: String, issuer: String, clientID: String, clientSecret: String, trustsEmail: Bool = false) throws(Invalid) {
+    public init(
+        id: String, displayName: String, issuer: String, clientID: String, clientSecret: String, trustsEmail: Bool = false,
+        tokenEndpoint: String? = nil
+    ) throws(Invalid) {
         guard !id.isEmpty, id.count <= 32, id.unicodeScalars.allSatisfy({ Self.idCharacters.contains($0) }) else {
             throw Invalid("id must be 1 to 32 of a-z, 0-9 and -, like \"school\"; got \"\(id)\"")
         }
@@ -36,6 +42,14 @@ public struct SignInProvider: Sendable, Equatable {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.trustsEmail = trustsEmail
+        if let tokenEndpoint {
+            guard let url = URL(string: tokenEndpoint), Self.isAllowedEndpoint(url) else {
+                throw Invalid("token-endpoint must be an https URL (http only on this machine); got \"\(tokenEndpoint)\"")
+            }
+            self.tokenEndpoint = url
+        } else {
+            self.tokenEndpoint = nil
+        }
     }
 
     private static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-".unicodeScalars)
@@ -55,7 +69,8 @@ public struct SignInProvider: Sendable, Equatable {
     }
 
     /// Reads `id=school,name=School account,issuer=https://…,client-id=…,client-secret-file=/etc/…`
-    /// (`client-secret=…` works too but shows in the process list; `trust-email` takes no value).
+    /// (`client-secret=…` works too but shows in the process list; `trust-email` takes no value;
+    /// `token-endpoint=…` for a provider whose discovery lacks one).
     /// A comma inside a value is written `\,`. `readFile` reads the secret's file.
     public static func parse(_ text: String, readFile: (String) throws -> String) throws -> SignInProvider {
         var fields: [String: String] = [:]
@@ -82,10 +97,12 @@ public struct SignInProvider: Sendable, Equatable {
         let trust = fields["trust-email"].map { ["", "true", "yes", "1"].contains($0.lowercased()) } ?? false
         return try SignInProvider(
             id: fields["id"] ?? "", displayName: fields["name"] ?? "", issuer: fields["issuer"] ?? "",
-            clientID: fields["client-id"] ?? "", clientSecret: secret, trustsEmail: trust)
+            clientID: fields["client-id"] ?? "", clientSecret: secret, trustsEmail: trust, tokenEndpoint: fields["token-endpoint"])
     }
 
-    private static let keys: Set<String> = ["id", "name", "issuer", "client-id", "client-secret", "client-secret-file", "trust-email"]
+    private static let keys: Set<String> = [
+        "id", "name", "issuer", "client-id", "client-secret", "client-secret-file", "trust-email", "token-endpoint",
+    ]
 
     /// Splits at commas not written `\,`, turning `\,` into a comma.
     private static func splitUnescaped(_ text: String) -> [String] {
