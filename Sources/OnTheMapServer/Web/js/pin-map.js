@@ -12,12 +12,15 @@ const freshPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin
 const myPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
 const popupOptions = { className: 'pin-popup', autoPanPadding: [24, 24], maxWidth: 280, minWidth: 160 };
 
-/** A cluster's bubble: its count, and words for screen readers (the count is a number, never user text). */
+/**
+ * A cluster's bubble: its count, and words for screen readers. Built as elements, not an HTML
+ * string: the frame after a zoom makes about a hundred, and parsing them took 7 ms of it.
+ */
 function clusterIcon(cluster) {
   const count = cluster.getChildCount();
   const size = count < 10 ? 'small' : count < 100 ? 'medium' : 'large';
   return L.divIcon({
-    html: `<div><span aria-hidden="true">${count}</span><span class="visually-hidden">${count} posts here: press Enter to zoom in</span></div>`,
+    html: el('div', {}, el('span', { 'aria-hidden': 'true' }, count), el('span', { class: 'visually-hidden' }, `${count} posts here: press Enter to zoom in`)),
     className: `marker-cluster marker-cluster-${size}`,
     iconSize: L.point(40, 40),
   });
