@@ -64,6 +64,13 @@ public enum Validation {
         return try label(name, field: field)!
     }
 
+    /// A name another system gave (a sign-in provider's claims), made storable rather than refused:
+    /// control and invisible formatting characters dropped, trimmed, cut to `maxNameLength`.
+    public static func nameFromElsewhere(_ raw: String?) -> String {
+        let kept = (raw ?? "").unicodeScalars.filter { !isControl($0) && $0.properties.generalCategory != .format }
+        return String(String(String.UnicodeScalarView(kept)).trimmingWhitespace().prefix(maxNameLength))
+    }
+
     /// A short free-text label written with a location (names, legacy `uniqueKey`): at most 100
     /// characters, no control characters. Empty is allowed because legacy clients send it.
     public static func label(_ raw: String?, field: String) throws(APIError) -> String? {

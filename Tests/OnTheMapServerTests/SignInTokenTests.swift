@@ -76,9 +76,9 @@ import Testing
         let provider = try await Provider()
         let parts = try await provider.token().split(separator: ".").map(String.init)
         // The payload re-encoded with another email, the provider's signature kept.
-        var payload = try JSONSerialization.jsonObject(with: Self.base64URLDecoded(parts[1])) as! [String: Any]
+        var payload = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[1]))) as! [String: Any]
         payload["email"] = "mallory@example.edu"
-        let tampered = [parts[0], Self.base64URL(try JSONSerialization.data(withJSONObject: payload)), parts[2]].joined(separator: ".")
+        let tampered = [parts[0], Base64URL.encode(try JSONSerialization.data(withJSONObject: payload)), parts[2]].joined(separator: ".")
         await expectRefused(provider, tampered, "a changed payload")
         // One character of the signature changed.
         var signature = Array(parts[2])
@@ -109,6 +109,13 @@ import Testing
         await expectRefused(provider, try await provider.token { $0 = $0.with(audience: [Self.clientID, "another-app"]) }, "an extra untrusted audience")
         await expectRefused(provider, try await provider.token { $0 = $0.with(authorizedPresenter: "another-app") }, "azp of another client")
         await expectRefused(provider, try await provider.token { $0 = $0.with(issuer: "https://evil.example.com") }, "another issuer")
+    }
+
+    @Test func aTokenWithoutAUsableSubjectIsRefused() async throws {
+        let provider = try await Provider()
+        await expectRefused(provider, try await provider.token { $0 = $0.with(subject: "") }, "an empty sub")
+        await expectRefused(provider, try await provider.token { $0 = $0.with(subject: String(repeating: "s", count: 256)) }, "a sub over 255 bytes")
+        _ = try await provider.verify(try await provider.token { $0 = $0.with(subject: String(repeating: "s", count: 255)) })
     }
 
     @Test func anExpiredTokenIsRefusedWithinTheClockSkew() async throws {
@@ -152,26 +159,16 @@ import Testing
         #expect(cleaned.0 == "Jane")
         #expect(cleaned.1.count == 100)
     }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func base64URLDecoded(_ text: String) -> Data {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)!
-    }
 }
 
 extension IDToken {
     /// A copy with some claims replaced (`.some(nil)` removes an optional one).
     func with(
-        issuer: String? = nil, audience: [String]? = nil, expires: Date? = nil, issuedAt: Date? = nil,
+        issuer: String? = nil, subject: String? = nil, audience: [String]? = nil, expires: Date? = nil, issuedAt: Date? = nil,
         authorizedPresenter: String?? = .none, nonce: String?? = .none
     ) -> IDToken {
         IDToken(
-            issuer: IssuerClaim(value: issuer ?? self.issuer.value), subject: subject,
+            issuer: IssuerClaim(value: issuer ?? self.issuer.value), subject: SubjectClaim(value: subject ?? self.subject.value),
             audience: AudienceClaim(value: audience ?? self.audience.value),
             expires: ExpirationClaim(value: expires ?? self.expires.value), issuedAt: IssuedAtClaim(value: issuedAt ?? self.issuedAt.value),
             authorizedPresenter: authorizedPresenter ?? self.authorizedPresenter, nonce: nonce ?? self.nonce, email: email,

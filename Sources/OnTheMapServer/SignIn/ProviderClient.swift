@@ -142,7 +142,6 @@ actor ProviderClient {
 
     /// PKCE S256: base64url of the verifier's SHA-256, without padding (RFC 7636, 4.2).
     static func codeChallenge(_ verifier: String) -> String {
-        Data(SHA256.hash(data: Array(verifier.utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data(SHA256.hash(data: Array(verifier.utf8))))
     }
 }

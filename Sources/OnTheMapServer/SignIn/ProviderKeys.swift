@@ -44,11 +44,9 @@ struct ProviderKeys: Sendable {
 
     /// The `kid` of a token's header, if it has one (read before any check: it only picks a key).
     static func keyID(of token: String) -> String? {
-        guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
-        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
+        guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first,
+              let data = Base64URL.decode(header) else { return nil }
         struct Header: Decodable { let kid: String? }
-        guard let data = Data(base64Encoded: base64) else { return nil }
         return (try? JSONDecoder().decode(Header.self, from: data))?.kid
     }
 }

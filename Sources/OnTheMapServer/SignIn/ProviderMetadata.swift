@@ -22,9 +22,10 @@ struct ProviderMetadata: Decodable, Sendable {
     /// Where discovery is, for an issuer with or without a path (`https://gitlab.example.org`,
     /// `https://login.microsoftonline.com/TENANT/v2.0`).
     static func discoveryURL(issuer: String) -> URL? {
-        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        return URL(string: base + "/.well-known/openid-configuration")
+        URL(string: withoutTrailingSlash(issuer) + "/.well-known/openid-configuration")
     }
+
+    private static func withoutTrailingSlash(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
 
     /// The document must be the configured issuer's own (Discovery 1.0, 4.3: the issuer it states is
     /// the one asked about), and every endpoint it gives must be one a secret may be sent to.
@@ -32,8 +33,7 @@ struct ProviderMetadata: Decodable, Sendable {
         guard let tokenEndpoint else {
             throw .providerUnavailable("discovery gives no token_endpoint: set token-endpoint in the provider's settings")
         }
-        func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
-        guard trimmed(issuer) == trimmed(configuredIssuer) else {
+        guard Self.withoutTrailingSlash(issuer) == Self.withoutTrailingSlash(configuredIssuer) else {
             throw .providerUnavailable("discovery names issuer \(issuer), not the configured \(configuredIssuer)")
         }
         for endpoint in [authorizationEndpoint, tokenEndpoint, jwksURI] where !SignInProvider.isAllowedEndpoint(endpoint) {

@@ -132,10 +132,7 @@ struct SignInService: Sendable {
     /// else the email's local part as the first name. A provider that gives no family name leaves
     /// the last name empty (as legacy clients' pins may be) rather than inventing one.
     static func names(from claims: IDToken, email: String) -> (first: String, last: String) {
-        func clean(_ text: String?) -> String {
-            let kept = String(String.UnicodeScalarView((text ?? "").unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
-            return String(kept.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Validation.maxNameLength))
-        }
+        let clean = Validation.nameFromElsewhere
         var first = clean(claims.givenName)
         var last = clean(claims.familyName)
         let full = clean(claims.name)
@@ -150,8 +147,4 @@ struct SignInService: Sendable {
         if first.isEmpty { first = clean(String(email.prefix { $0 != "@" })) }
         return (first, last)
     }
-}
-
-private extension Unicode.GeneralCategory {
-    var isControl: Bool { self == .control || self == .format || self == .lineSeparator || self == .paragraphSeparator }
 }

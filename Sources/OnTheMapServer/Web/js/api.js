@@ -139,9 +139,18 @@ export function me() {
   return request('GET', '/v1/me');
 }
 
-/** The client's settings: `{tiles: {url, attribution} | null}`. */
+let configRequest = null;
+
+/**
+ * The client's settings: `{signIn: [{id, name, start}], tiles: {url, attribution} | null}`. Asked
+ * once per page (the basemap and the login page both want them); asked again after a failure.
+ */
 export function clientConfig() {
-  return request('GET', '/config.json');
+  configRequest ??= request('GET', '/config.json').catch((failure) => {
+    configRequest = null;
+    throw failure;
+  });
+  return configRequest;
 }
 
 /**
