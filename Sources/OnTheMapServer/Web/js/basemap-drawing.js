@@ -16,8 +16,11 @@ const styles = {
 /** Bottom to top. */
 export const KINDS = ['land', 'river', 'admin1', 'border'];
 
-/** Web Mercator, in the pixels of a 256-pixel world: [x, y] into `into` at `offset`. */
-function projectPoint([lon, lat], into, offset) {
+/**
+ * Web Mercator, in the pixels of a 256-pixel world (Leaflet's projection at zoom 0): [x, y] into
+ * `into` at `offset`. `point` starts [lon, lat]; what follows is ignored.
+ */
+export function projectPoint([lon, lat], into, offset) {
   const sin = Math.sin((Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat)) * Math.PI) / 180);
   into[offset] = ((lon + 180) / 360) * WORLD;
   into[offset + 1] = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * WORLD;

@@ -2,11 +2,16 @@
 // from its own zoom, in the reader's language where the basemap has the name, and never two
 // overlapping: a name that would touch one already placed is left out. Laid out again after each
 // move or zoom (hidden while a zoom animates, so zooming among thousands of pins stays smooth).
+//
+// A layout allocates next to nothing: each name becomes one object when it arrives, projected
+// and ranked then, and each zoom's candidates are kept. Gathering them afresh per zoom made over
+// half of what a zoom allocated, and the garbage collector's pauses that followed were the slow
+// frames left while zooming among thousands of pins (BENCHMARKS.md).
+import { projectPoint } from './basemap-drawing.js';
 import { FRAME, inFrame } from './frames.js';
 
-const L = window.L;
-
 const MAX_LABELS = 250;
+const HEIGHT = 16;
 const fonts = {
   country: '600 13px system-ui, sans-serif',
   capital: '600 12px system-ui, sans-serif',
@@ -15,6 +20,9 @@ const fonts = {
 };
 // Ahead in the queue for a place on the map.
 const order = { country: 0, capital: 1, region: 2, city: 3 };
+const byImportance = (a, b) => order[a.kind] - order[b.kind] || a.fromZoom - b.fromZoom;
+// Candidate lists kept for this many zooms (a pinch visits fractional ones).
+const ZOOMS_KEPT = 12;
 
 /** The basemap language for this reader: their first preferred language the basemap has. */
 export function labelLanguage(available, preferred = navigator.languages || [navigator.language]) {
@@ -31,11 +39,18 @@ function fetchJSON(path) {
   return fetch(path).then((response) => (response.ok ? response.json() : []));
 }
 
-/** Whether a label's point is inside `bounds`, in the world copy the view shows or either neighbour. */
-function viewTest(bounds) {
-  const south = bounds.getSouth(), north = bounds.getNorth(), west = bounds.getWest(), east = bounds.getEast();
-  const within = (lon) => lon >= west && lon <= east;
-  return ({ lat, lon }) => lat >= south && lat <= north && (within(lon) || within(lon + 360) || within(lon - 360));
+const scratch = new Float64Array(2);
+
+/**
+ * A name from a basemap row [lon, lat, minZoom, name, …]: where it is in the pixels of a
+ * 256-pixel world, from which zoom it shows, and, once drawn, its element and position.
+ */
+function placeName(kind, row) {
+  projectPoint(row, scratch, 0);
+  // Natural Earth's label zooms assume a desktop-sized world; a phone's whole world is a zoom
+  // smaller, and the overlap test keeps the names apart anyway: countries one zoom early.
+  const fromZoom = kind === 'country' ? row[2] - 1 : row[2];
+  return { kind, name: row[3], fromZoom, x: scratch[0], y: scratch[1], width: -1, element: null, left: NaN, top: NaN, round: 0 };
 }
 
 export class MapLabels {
@@ -43,33 +58,39 @@ export class MapLabels {
     this.map = map;
     this.index = index;
     this.language = labelLanguage(index.languages);
-    this.countries = [];
+    this.names = [];            // every name known, by importance once `ranked`
+    this.ranked = true;
+    this.byZoom = new Map();    // zoom → the names that may show at it, in rank order
+    this.sources = new Set();   // the city lists taken in (the world's, each detail square's)
     this.regions = null;
-    this.cities = new Map();   // source (world or a detail square) → its cities
-    this.elements = new Map(); // label key → its element
+    this.shown = new Set();     // names with an element on the map
+    this.round = 0;             // layouts so far: a name drawn in an older one is taken off
+    this.boxes = new Float64Array(MAX_LABELS * 4);   // the boxes placed in this layout
     this.pane = map.createPane('labels');
     this.pane.classList.add('map-labels');
     this.pane.setAttribute('aria-hidden', 'true');
     this.measure = document.createElement('canvas').getContext('2d');
-    this.widths = new Map();    // kind and name → width in pixels, measured once
-    this.sorted = null;         // the candidates of one zoom, until the names change: { zoom, labels }
-    fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((labels) => {
-      this.countries = labels;
-      this.changed();
-    });
+    fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((rows) => this.add('country', rows));
     map.on('zoomstart', () => { this.pane.hidden = true; });
     map.on('zoomend moveend resize', () => this.scheduleLayout());
   }
 
   addCities(source, cities) {
-    if (this.cities.has(source)) return;
-    this.cities.set(source, cities);
+    if (this.sources.has(source)) return;
+    this.sources.add(source);
+    for (const row of cities) this.names.push(placeName(row[4] ? 'capital' : 'city', row));
     this.changed();
   }
 
-  /** New names arrived: the candidates are gathered again. */
+  add(kind, rows) {
+    for (const row of rows) this.names.push(placeName(kind, row));
+    this.changed();
+  }
+
+  /** New names arrived: ranked again, the zooms' candidates gathered again. */
   changed() {
-    this.sorted = null;
+    this.ranked = false;
+    this.byZoom.clear();
     this.scheduleLayout();
   }
 
@@ -89,97 +110,106 @@ export class MapLabels {
   /** Regions are wanted from the zoom where detail starts; loaded then, once. */
   wantRegions() {
     if (this.regions !== null) return;
-    this.regions = [];
-    fetchJSON(`/basemap/labels/${this.language}/regions.json`).then((labels) => {
-      this.regions = labels;
-      this.changed();
-    });
+    this.regions = fetchJSON(`/basemap/labels/${this.language}/regions.json`).then((rows) => this.add('region', rows));
   }
 
-  /** Every label that may show at this zoom, most important first; kept while the zoom and the names stay. */
+  /** Every name that may show at this zoom, most important first. */
   candidates(zoom) {
-    if (this.sorted?.zoom !== zoom) this.sorted = { zoom, labels: this.gather(zoom) };
-    return this.sorted.labels;
-  }
-
-  gather(zoom) {
-    const found = [];
-    // Natural Earth's label zooms assume a desktop-sized world; a phone's whole world is a zoom
-    // smaller, and the overlap test keeps the names apart anyway: countries one zoom early.
-    for (const [lon, lat, minZoom, name] of this.countries) if (minZoom <= zoom + 1) found.push({ kind: 'country', lon, lat, minZoom, name });
-    for (const cities of this.cities.values()) {
-      for (const [lon, lat, minZoom, name, capital] of cities) {
-        if (minZoom <= zoom) found.push({ kind: capital ? 'capital' : 'city', lon, lat, minZoom, name });
-      }
+    const detail = zoom >= this.index.detailFromZoom;
+    if (detail) this.wantRegions();
+    let found = this.byZoom.get(zoom);
+    if (found) return found;
+    if (!this.ranked) {
+      this.names.sort(byImportance);
+      this.ranked = true;
     }
-    if (zoom >= this.index.detailFromZoom) {
-      this.wantRegions();
-      for (const [lon, lat, minZoom, name] of this.regions) if (minZoom <= zoom) found.push({ kind: 'region', lon, lat, minZoom, name });
-    }
-    return found.sort((a, b) => order[a.kind] - order[b.kind] || a.minZoom - b.minZoom);
-  }
-
-  /** The label's box in container pixels: centred for areas, beside its dot for a city. */
-  box(label, point) {
-    const width = this.width(label);
-    const height = 16;
-    if (label.kind === 'country' || label.kind === 'region') {
-      return { left: point.x - width / 2, top: point.y - height / 2, right: point.x + width / 2, bottom: point.y + height / 2 };
-    }
-    return { left: point.x - 4, top: point.y - height / 2, right: point.x + 8 + width, bottom: point.y + height / 2 };
+    if (this.byZoom.size >= ZOOMS_KEPT) this.byZoom.clear();
+    found = this.names.filter((label) => label.fromZoom <= zoom && (detail || label.kind !== 'region'));
+    this.byZoom.set(zoom, found);
+    return found;
   }
 
   width(label) {
-    const key = `${label.kind}|${label.name}`;
-    let width = this.widths.get(key);
-    if (width === undefined) {
+    if (label.width < 0) {
       this.measure.font = fonts[label.kind];
-      width = Math.ceil(this.measure.measureText(label.kind === 'country' ? label.name.toUpperCase() : label.name).width)
+      label.width = Math.ceil(this.measure.measureText(label.kind === 'country' ? label.name.toUpperCase() : label.name).width)
         + (label.kind === 'country' ? label.name.length : 0);
-      this.widths.set(key, width);
     }
-    return width;
+    return label.width;
+  }
+
+  /** Whether the box overlaps, with a margin, one of the first `count` boxes placed. */
+  overlaps(left, top, right, bottom, count) {
+    const boxes = this.boxes;
+    for (let index = 0; index < count * 4; index += 4) {
+      if (left - 3 < boxes[index + 2] && boxes[index] < right + 3 && top - 2 < boxes[index + 3] && boxes[index + 1] < bottom + 2) return true;
+    }
+    return false;
   }
 
   layout() {
     const map = this.map;
     const zoom = map.getZoom();
     const size = map.getSize();
-    const placed = [];
-    const used = new Set();
-    const inView = viewTest(map.getBounds());
+    const scale = 2 ** zoom;
+    const world = 256 * scale;
+    // Leaflet's own arithmetic: a layer point is the rounded projection less the pixel origin; a
+    // container point is a layer point moved by the map pane's offset.
+    const origin = map.getPixelOrigin();
+    const pane = map.layerPointToContainerPoint([0, 0]);
+    const round = ++this.round;
+    let placed = 0;
     for (const label of this.candidates(zoom)) {
-      if (placed.length >= MAX_LABELS) break;
-      if (!inView(label)) continue;   // thousands of cities at a deep zoom: most are not projected at all
-      const point = map.latLngToContainerPoint([label.lat, label.lon]);
-      if (point.x < 0 || point.y < 0 || point.x > size.x || point.y > size.y) continue;
-      const box = this.box(label, point);
-      if (box.left < 2 || box.top < 2 || box.right > size.x - 2 || box.bottom > size.y - 2) continue;
-      const padded = { left: box.left - 3, top: box.top - 2, right: box.right + 3, bottom: box.bottom + 2 };
-      if (placed.some((other) => padded.left < other.right && other.left < padded.right && padded.top < other.bottom && other.top < padded.bottom)) continue;
-      placed.push(box);
-      const key = (label.key ??= `${label.kind}|${label.name}|${label.lon}|${label.lat}`);
-      used.add(key);
-      this.place(key, label, map.containerPointToLayerPoint([box.left, box.top]));
+      if (placed >= MAX_LABELS) break;
+      const y = Math.round(label.y * scale) - origin.y + pane.y;
+      if (y < 0 || y > size.y) continue;
+      let x = Math.round(label.x * scale) - origin.x + pane.x;
+      if (x < 0) x += world;            // the copy of the world that is in view
+      else if (x > size.x) x -= world;
+      if (x < 0 || x > size.x) continue;
+      // Centred on an area's point; beside its dot for a city.
+      const width = this.width(label);
+      const area = label.kind === 'country' || label.kind === 'region';
+      const left = area ? x - width / 2 : x - 4;
+      const right = area ? x + width / 2 : x + 8 + width;
+      const top = y - HEIGHT / 2;
+      const bottom = y + HEIGHT / 2;
+      if (left < 2 || top < 2 || right > size.x - 2 || bottom > size.y - 2) continue;
+      if (this.overlaps(left, top, right, bottom, placed)) continue;
+      const boxes = this.boxes;
+      boxes[placed * 4] = left;
+      boxes[placed * 4 + 1] = top;
+      boxes[placed * 4 + 2] = right;
+      boxes[placed * 4 + 3] = bottom;
+      placed += 1;
+      label.round = round;
+      this.place(label, left - pane.x, top - pane.y);
     }
-    for (const [key, element] of this.elements) {
-      if (!used.has(key)) {
-        element.remove();
-        this.elements.delete(key);
-      }
+    for (const label of this.shown) {
+      if (label.round === round) continue;
+      label.element.remove();
+      label.element = null;
+      label.left = label.top = NaN;
+      this.shown.delete(label);
     }
     this.pane.hidden = false;
-    this.pane.dataset.labels = String(placed.length);
+    this.pane.dataset.labels = String(placed);
   }
 
-  place(key, label, layerPoint) {
-    let element = this.elements.get(key);
-    if (!element) {
-      element = L.DomUtil.create('div', `map-label map-label-${label.kind}`, this.pane);
+  /** Puts the name's element at `left`, `top` (layer pixels), made the first time it shows. */
+  place(label, left, top) {
+    if (!label.element) {
+      const element = document.createElement('div');
+      element.className = `map-label map-label-${label.kind}`;
       element.dataset.kind = label.kind;
       element.textContent = label.name;
-      this.elements.set(key, element);
+      this.pane.append(element);
+      label.element = element;
+      this.shown.add(label);
     }
-    L.DomUtil.setPosition(element, layerPoint);
+    if (label.left === left && label.top === top) return;
+    label.left = left;
+    label.top = top;
+    label.element.style.transform = `translate3d(${left}px, ${top}px, 0)`;
   }
 }
