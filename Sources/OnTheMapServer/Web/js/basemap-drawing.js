@@ -26,22 +26,13 @@ export function projectPoint([lon, lat], into, offset) {
   into[offset + 1] = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * WORLD;
 }
 
-function boxOf(rings) {
-  const box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of rings) {
-    for (let index = 0; index < ring.length; index += 2) {
-      box[0] = Math.min(box[0], ring[index]);
-      box[1] = Math.min(box[1], ring[index + 1]);
-      box[2] = Math.max(box[2], ring[index]);
-      box[3] = Math.max(box[3], ring[index + 1]);
-    }
-  }
-  return box;
-}
-
 /**
- * A geometry file's features as kind → parts ({ box, rings }), a polygon or a line each. The rings
- * of a kind are views of one buffer: a worker hands them over without a copy.
+ * A geometry file's features as kind → parts, a polygon or a line each, in four typed arrays:
+ * `points` (x, y pairs), `rings` (where each ring starts in `points`, and one more for the end),
+ * `parts` (where each part starts in `rings`, and one more) and `boxes` (west, north, east, south
+ * per part). Arrays, not an object per part and ring: a detail square has thousands of parts,
+ * and objects would have to be made again on the page from a worker's message and traced by
+ * every garbage collection; a worker hands buffers over without a copy.
  */
 export function project(data) {
   const shapes = {};
@@ -50,46 +41,69 @@ export function project(data) {
     const partsOf = type === 'MultiPolygon' ? coordinates
       : type === 'Polygon' ? [coordinates]
         : type === 'MultiLineString' ? coordinates.map((line) => [line]) : [[coordinates]];
-    let points = 0;
-    for (const part of partsOf) for (const ring of part) points += ring.length;
-    const buffer = new Float64Array(points * 2);
+    let ringCount = 0;
+    let pointCount = 0;
+    for (const part of partsOf) {
+      ringCount += part.length;
+      for (const ring of part) pointCount += ring.length;
+    }
+    const points = new Float64Array(pointCount * 2);
+    const rings = new Uint32Array(ringCount + 1);
+    const parts = new Uint32Array(partsOf.length + 1);
+    const boxes = new Float64Array(partsOf.length * 4);
+    let ring = 0;
     let offset = 0;
-    shapes[feature.properties.kind] = partsOf.map((part) => {
-      const rings = part.map((ring) => {
-        const view = buffer.subarray(offset, offset + ring.length * 2);
-        ring.forEach((point, index) => projectPoint(point, view, index * 2));
-        offset += ring.length * 2;
-        return view;
-      });
-      return { box: boxOf(rings), rings };
+    partsOf.forEach((part, index) => {
+      parts[index] = ring;
+      const box = index * 4;
+      boxes[box] = boxes[box + 1] = Infinity;
+      boxes[box + 2] = boxes[box + 3] = -Infinity;
+      for (const coordinates of part) {
+        rings[ring] = offset;
+        ring += 1;
+        for (const point of coordinates) {
+          projectPoint(point, points, offset);
+          boxes[box] = Math.min(boxes[box], points[offset]);
+          boxes[box + 1] = Math.min(boxes[box + 1], points[offset + 1]);
+          boxes[box + 2] = Math.max(boxes[box + 2], points[offset]);
+          boxes[box + 3] = Math.max(boxes[box + 3], points[offset + 1]);
+          offset += 2;
+        }
+      }
     });
+    rings[ringCount] = offset;
+    parts[partsOf.length] = ringCount;
+    shapes[feature.properties.kind] = { points, rings, parts, boxes };
   }
   return shapes;
 }
 
 /** The buffers under projected shapes, to hand them to another thread. */
 export function buffersOf(shapes) {
-  return [...new Set(Object.values(shapes).flatMap((parts) => parts.flatMap((part) => part.rings.map((ring) => ring.buffer))))];
+  return Object.values(shapes).flatMap(({ points, rings, parts, boxes }) => [points.buffer, rings.buffer, parts.buffer, boxes.buffer]);
 }
 
-/** Adds the rings of `parts` that meet the tile to the context's path, in tile pixels. */
-function tracePath(context, parts, scale, originX, originY, closed) {
+/** Adds the rings of `shapes` (one kind's) that meet the tile to the context's path, in tile pixels. */
+function tracePath(context, { points, rings, parts, boxes }, scale, originX, originY, closed) {
   // The tile's box at zoom 0, with a pixel's margin for line widths.
   const margin = 2 / scale;
   const west = originX / scale - margin;
   const north = originY / scale - margin;
   const east = (originX + WORLD) / scale + margin;
   const south = (originY + WORLD) / scale + margin;
-  for (const { box, rings } of parts) {
-    if (box[0] > east || box[2] < west || box[1] > south || box[3] < north) continue;
-    for (const ring of rings) {
-      let lastX = ring[0] * scale - originX;
-      let lastY = ring[1] * scale - originY;
+  for (let part = 0; part < parts.length - 1; part += 1) {
+    const box = part * 4;
+    if (boxes[box] > east || boxes[box + 2] < west || boxes[box + 1] > south || boxes[box + 3] < north) continue;
+    for (let ring = parts[part]; ring < parts[part + 1]; ring += 1) {
+      const start = rings[ring];
+      const end = rings[ring + 1] - 2;   // the ring's last point
+      if (end < start) continue;
+      let lastX = points[start] * scale - originX;
+      let lastY = points[start + 1] * scale - originY;
       context.moveTo(lastX, lastY);
-      const end = ring.length - 2;
-      for (let index = 2; index <= end; index += 2) {
-        const x = ring[index] * scale - originX;
-        const y = ring[index + 1] * scale - originY;
+      for (let index = start + 2; index <= end; index += 2) {
+        const x = points[index] * scale - originX;
+        const y = points[index + 1] * scale - originY;
         // Points closer than half a pixel to the last one drawn add nothing but work.
         if (index < end && Math.abs(x - lastX) + Math.abs(y - lastY) < 0.5) continue;
         context.lineTo(x, y);
@@ -115,11 +129,10 @@ export function drawTile(canvas, coords, sources, ratio) {
   const originY = coords.y * WORLD;
   for (const shapes of sources) {
     for (const kind of KINDS) {
-      const parts = shapes[kind];
-      if (!parts) continue;
+      if (!shapes[kind]) continue;
       const style = styles[kind];
       context.beginPath();
-      tracePath(context, parts, scale, originX, originY, Boolean(style.fill));
+      tracePath(context, shapes[kind], scale, originX, originY, Boolean(style.fill));
       if (style.fill) {
         context.fillStyle = style.fill;
         context.fill('evenodd');
