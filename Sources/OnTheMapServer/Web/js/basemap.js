@@ -8,6 +8,7 @@ import { squaresOf } from './basemap-drawing.js';
 import { fetchJSON } from './basemap-sources.js';
 import { FRAME, inFrame } from './frames.js';
 import { tileDrawer } from './basemap-tiles.js';
+import { giveCanvas, takeCanvas } from './tile-canvases.js';
 import { MapLabels } from './map-labels.js';
 
 const L = window.L;
@@ -45,6 +46,7 @@ const BasemapLayer = L.GridLayer.extend({
     this.on('tileunload', ({ tile }) => {
       this.drawer.cancel(tile);
       this.redrawing.delete(tile);
+      giveCanvas(tile);
     });
     this.on('loading load', ({ type }) => {
       this.tilesLoading = type === 'loading';
@@ -102,8 +104,7 @@ const BasemapLayer = L.GridLayer.extend({
   },
 
   createTile(coords, done) {
-    const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = 256 * (window.devicePixelRatio || 1);
+    const canvas = takeCanvas(window.devicePixelRatio || 1);
     this.drawTile(canvas, coords, () => done(null, canvas));
     return canvas;
   },
