@@ -22,6 +22,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from harness import ROOT, Server, chromium
 
 POSTS = 10_000
+# The zoom among 5,000 pins again with the CPU slowed this many times (Chromium's own throttling):
+# a slower phone than the machine, and the headroom left under the frame target.
+SLOWDOWN = 4
 
 
 def seed(database, posts=POSTS):
@@ -117,9 +120,11 @@ class SeededApp:
         Select(self.driver.find_element(By.ID, "pin-count")).select_by_value("all")
         wait_ready(self.driver, self.posts)
 
-    def zoom_frames(self, runs):
+    def zoom_frames(self, runs, slowdown=1):
         """Frames while four zoom steps in and four out redraw the basemap, its names and the
-        clusters of every pin; the first run loads the basemap's detail as it goes."""
+        clusters of every pin; the first run loads the basemap's detail as it goes. With the CPU
+        `slowdown` times slower for the page."""
+        self.driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": slowdown})
         frames = []
         for _ in range(runs):
             frames += zoom_frames(self.driver)
@@ -160,6 +165,7 @@ def main():
         half.show_all()
         half_pins = half.driver.find_element(By.ID, "map").get_attribute("data-pins")
         half_frames = half.zoom_frames(runs)
+        slow_frames = half.zoom_frames(runs, slowdown=SLOWDOWN)
     finally:
         half.close()
 
@@ -181,15 +187,20 @@ def main():
     print(f"| \"All posts\" ({int(pins):,} pins): chosen → ready, download of every page included | {row(show_all)} | 2,000 ms |")
     print(f"| \"All posts\": data arrived → ready | {row(show_all_render)} | |")
     print(f"| \"All posts\": event-loop delay just after ready | {row(delays)} | |")
-    for count, sorted_frames in ((half_pins, half_frames), (pins, frames)):
+    zooms = ((half_pins, "", half_frames, "under 50 ms"), (pins, "", frames, "under 50 ms"),
+             (half_pins, f", the CPU slowed {SLOWDOWN}×", slow_frames, ""))
+    for count, how, sorted_frames, target in zooms:
         slow = sum(1 for frame in sorted_frames if frame >= 49.5)
-        print(f"| \"All posts\" ({int(count):,} pins): zooming 4 steps in and out, {runs} times: median frame · 99th percentile"
+        print(f"| \"All posts\" ({int(count):,} pins{how}): zooming 4 steps in and out, {runs} times: median frame · 99th percentile"
               f" · frames of 50 ms or more | {sorted_frames[len(sorted_frames) // 2]:.0f} ms · "
               f"{sorted_frames[int(len(sorted_frames) * 0.99)]:.0f} ms · {slow} of {len(sorted_frames):,} | "
-              f"{sorted_frames[-1]:.0f} ms (worst frame) | under 50 ms |")
+              f"{sorted_frames[-1]:.0f} ms (worst frame) | {target} |")
     print()
     print("Pins are added to markercluster in one batch and only the visible clusters become DOM nodes;")
-    print("the caller's own pin is a plain marker outside the clusters.")
+    print("the caller's own pin is a plain marker outside the clusters. After a zoom the basemap's new tiles,")
+    print("the clusters and the place names each get a frame of their own (frames.js); tile canvases are")
+    print("reused (tile-canvases.js) and names are made once (map-labels.js), so zooming leaves little for")
+    print(f"the garbage collector. The last zoom row runs on the 5,000-pin server with Chromium's CPU throttling at {SLOWDOWN}×.")
 
 
 if __name__ == "__main__":
