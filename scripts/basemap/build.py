@@ -8,6 +8,7 @@ Output (all JSON; the web client loads what the view needs):
   detail/<x>-<y>.json      zoom 4 and up, one per 15° square with land: 1:50m land, borders and
                            rivers, 1:10m first-level boundaries, the other cities
   labels/<lang>/countries.json, labels/<lang>/regions.json   names in one language
+  labels/<lang>/cities.json  [lon, lat, name]: the cities whose name in this language differs
 Geometry files are GeoJSON FeatureCollections (feature kinds land, border, admin1, river) with a
 "cities" list: [lon, lat, min zoom, name, capital]. Label lists are [lon, lat, min zoom, name].
 The same input always gives the same bytes.
@@ -132,9 +133,11 @@ def main(source, output, gazetteer):
         records(ne("10m", "admin_1_states_provinces_lines") + ".dbf"),
         {r["ADM0_A3"]: r["ISO_A2_EH"] for r in country_records if len(r["ISO_A2_EH"]) == 2})
     region_names = labels.RegionNames(region_rows, unit_names)
+    city_names = labels.CityNames(places)
     for language in labels.LANGUAGES:
         write(os.path.join(output, "labels", language, "countries.json"), labels.countries(country_records, language))
         write(os.path.join(output, "labels", language, "regions.json"), labels.regions(region_rows, region_names, language))
+        write(os.path.join(output, "labels", language, "cities.json"), city_names.names(language))
 
     write(os.path.join(output, "index.json"), {
         "attribution": ATTRIBUTION, "tileDegrees": TILE, "detailFromZoom": DETAIL_FROM_ZOOM,

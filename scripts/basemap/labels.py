@@ -4,16 +4,21 @@ which it may be drawn. The web client places them without overlap, most importan
 - Countries: Natural Earth 10m admin-0 label points, names in its 26 languages, MIN_LABEL.
 - Regions: the gazetteer's own points (scripts/geodata/region_shapes.py), GeoNames' English name,
   and iso-codes' translations (pycountry) of the ISO 3166-2 name joined to it.
-- Cities: Natural Earth 10m populated places, by scale rank; one name for every language.
+- Cities: Natural Earth 10m populated places, by scale rank; in each language the name CLDR gives the
+  city of a time zone (babel), where it has one, else Natural Earth's one name.
 """
 import gettext
 import gzip
 import importlib.util
 import math
 import os
+import re
 import sys
+import unicodedata
 
 import pycountry
+from babel import Locale
+from babel.core import get_global
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "geodata"))
 import subdivisions  # noqa: E402
@@ -116,3 +121,72 @@ def cities(records):
                        record["name"], capital, int(float(record["pop_max"] or 0))])
     labels.sort(key=lambda label: (label[2], -label[4], -label[5], label[3]))
     return [label[:5] for label in labels]
+
+
+# CLDR's locale for each basemap language, where it differs from the code.
+CLDR_LOCALE = {"zh": "zh_Hans", "zht": "zh_Hant"}
+
+
+def _plain(name):
+    """A city name for matching: no accents, case, punctuation or trailing "City"."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
+    words = letters.split()
+    return " ".join(words[:-1] if len(words) > 1 and words[-1] == "city" else words)
+
+
+def _zone_city(language, zone):
+    """CLDR's name in `language` for the city of a time zone (babel's copy), or None. Its English
+    leaves out the cities named as in the zone's id ("America/New_York")."""
+    name = Locale.parse(CLDR_LOCALE.get(language, language)).time_zones.get(zone, {}).get("city")
+    if name is None and language == "en":
+        name = zone.split("/")[-1].replace("_", " ")
+    return name
+
+
+def _zone_cities():
+    """(country, English name, zone) for each time zone whose city CLDR names."""
+    return [(territory, _zone_city("en", zone), zone)
+            for zone, territory in sorted(get_global("zone_territories").items())
+            if not zone.startswith("Etc/") and len(territory) == 2]
+
+
+class CityNames:
+    """The names CLDR gives big cities in each language. CLDR names the city of each time zone
+    (its "exemplar city") in every locale: those are the cities a basemap shows first, so a
+    reader sees "Copenhagen", "コペンハーゲン" or "Kopenhagen" where Natural Earth has one name,
+    "København". A zone's city is matched to a populated place of the same country and name."""
+
+    def __init__(self, records):
+        by_name = {}
+        for record in records:
+            country = pycountry.countries.get(alpha_3=record["adm0_a3"])
+            names = [record["name"], record["nameascii"], record["meganame"], record["ls_name"], *record["namealt"].split("|")]
+            for name in {_plain(name) for name in names if name.strip()}:
+                by_name.setdefault((country.alpha_2 if country else record["iso_a2"], name), []).append(record)
+        self.places = []   # (record, zone)
+        seen = set()
+        for country, city, zone in _zone_cities():
+            candidates = by_name.get((country, _plain(city)))
+            if not candidates:
+                continue
+            place = max(candidates, key=lambda record: float(record["pop_max"] or 0))
+            if id(place) not in seen:
+                seen.add(id(place))
+                self.places.append((place, zone))
+
+    def names(self, language):
+        """[lon, lat, name] for each matched city whose name in `language` is another name than the
+        basemap's (lon and lat as in the city labels: they are the key)."""
+        found = []
+        for record, zone in self.places:
+            name = _zone_city(language, zone)
+            if name:
+                # CLDR's soft hyphens ("Reyk\u00adja\u00advík") and a zone's own disambiguation
+                # ("Tripoli (Libye)") are not part of a map's name.
+                name = re.sub(r"\s*\([^)]*\)$", "", name.replace("\u00ad", ""))
+            # Only another name, not another spelling: CLDR's English drops accents ("Zurich") and
+            # calls some capitals after their country ("Belize" for Belize City).
+            if name and _plain(name) != _plain(record["name"]):
+                found.append([round(float(record["longitude"]), 3), round(float(record["latitude"]), 3), name])
+        return sorted(found)

@@ -54,6 +54,8 @@ class BasemapLabels(BerlinMap):
         labels = self.labels()
         texts = {label["text"] for label in labels}
         self.assertIn("Berlin", texts)
+        # Natural Earth's one name for the city is "København": an English reader gets CLDR's.
+        self.assertIn("Copenhagen", texts)
         self.assertTrue({"Brandenburg", "Saxony", "Mecklenburg-Vorpommern", "Saxony-Anhalt"} & texts, texts)
         self.assertIn("Poland", {label["text"] for label in labels if label["kind"] == "country"})
         self.assertTrue(any(label["kind"] == "city" for label in labels))
@@ -89,6 +91,8 @@ class BasemapLabelsInJapanese(BerlinMap):
         self.open_on_berlin()
         texts = {label["text"] for label in self.labels()}
         self.assertIn("ドイツ", texts)       # Germany, from Natural Earth's Japanese names
+        self.assertIn("ベルリン", texts)     # Berlin, from CLDR's name for its time zone's city
+        self.assertNotIn("Berlin", texts)
         self.assertTrue({"ブランデンブルク", "ザクセン", "ブランデンブルク州"} & texts, texts)
         self.assert_readable(self.labels())
         self.screenshot("labels-ja")

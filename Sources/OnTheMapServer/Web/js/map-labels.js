@@ -45,12 +45,12 @@ const scratch = new Float64Array(2);
  * A name from a basemap row [lon, lat, minZoom, name, …]: where it is in the pixels of a
  * 256-pixel world, from which zoom it shows, and, once drawn, its element and position.
  */
-function placeName(kind, row) {
+function placeName(kind, row, name = row[3]) {
   projectPoint(row, scratch, 0);
   // Natural Earth's label zooms assume a desktop-sized world; a phone's whole world is a zoom
   // smaller, and the overlap test keeps the names apart anyway: countries one zoom early.
   const fromZoom = kind === 'country' ? row[2] - 1 : row[2];
-  return { kind, name: row[3], fromZoom, x: scratch[0], y: scratch[1], width: -1, element: null, left: NaN, top: NaN, round: 0 };
+  return { kind, name, fromZoom, x: scratch[0], y: scratch[1], width: -1, element: null, left: NaN, top: NaN, round: 0 };
 }
 
 export class MapLabels {
@@ -71,6 +71,10 @@ export class MapLabels {
     this.pane.setAttribute('aria-hidden', 'true');
     this.measure = document.createElement('canvas').getContext('2d');
     fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((rows) => this.add('country', rows));
+    // A city's name in the reader's language where it has another (Copenhagen, not København),
+    // by its point; cities are named once this has arrived, or failed to (offline, never seen).
+    this.cityNames = fetchJSON(`/basemap/labels/${this.language}/cities.json`)
+      .then((rows) => new Map(rows.map(([lon, lat, name]) => [`${lon},${lat}`, name])), () => new Map());
     map.on('zoomstart', () => { this.pane.hidden = true; });
     map.on('zoomend moveend resize', () => this.scheduleLayout());
   }
@@ -78,8 +82,10 @@ export class MapLabels {
   addCities(source, cities) {
     if (this.sources.has(source)) return;
     this.sources.add(source);
-    for (const row of cities) this.names.push(placeName(row[4] ? 'capital' : 'city', row));
-    this.changed();
+    this.cityNames.then((names) => {
+      for (const row of cities) this.names.push(placeName(row[4] ? 'capital' : 'city', row, names.get(`${row[0]},${row[1]}`)));
+      this.changed();
+    });
   }
 
   add(kind, rows) {
