@@ -4,9 +4,17 @@
 // garbage collections whose pauses were the slow frames of a zoom (BENCHMARKS.md, "Zooming among
 // all posts"). What is kept is let go after a while without zooming or panning.
 
-// About two views' worth of tiles on a desktop: those of the zoom left and of the zoom arrived at.
-const KEPT = 48;
 const RELEASE_AFTER_MS = 20_000;
+
+/**
+ * How many let-go canvases are kept: two screenfuls of tiles. A zoom lets go of the last zoom's
+ * tiles and of the ones Leaflet kept around them, and the next zoom needs as many (a screenful
+ * alone left the collections to every other zoom step). Not a fixed count: a phone's canvases
+ * hold up to nine times a desktop's pixels, and fewer of them fill its screen.
+ */
+function kept() {
+  return 2 * Math.ceil(window.innerWidth / 256 + 1) * Math.ceil(window.innerHeight / 256 + 1);
+}
 
 const spare = [];
 let releaseTimer = 0;
@@ -25,7 +33,7 @@ export function takeCanvas(ratio) {
 
 /** A tile's canvas that Leaflet let go: kept for another tile. */
 export function giveCanvas(canvas) {
-  if (spare.length < KEPT && !spare.includes(canvas)) spare.push(canvas);
+  if (spare.length < kept() && !spare.includes(canvas)) spare.push(canvas);
   clearTimeout(releaseTimer);
   releaseTimer = setTimeout(releaseSpares, RELEASE_AFTER_MS);
 }
