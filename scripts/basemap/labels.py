@@ -128,7 +128,9 @@ CLDR_LOCALE = {"zh": "zh_Hans", "zht": "zh_Hant"}
 
 
 def _plain(name):
-    """A city name for matching: no accents, case, punctuation or trailing "City"."""
+    """A city name for matching: no accents, case, punctuation or trailing "City". Unlike the
+    regions' `subdivisions.fold`, punctuation parts words: "N’Djamena" is another spelling than
+    Natural Earth's "Ndjamena", kept for the languages that write it so."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
     words = letters.split()
