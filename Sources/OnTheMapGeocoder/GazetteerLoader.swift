@@ -185,11 +185,19 @@ struct GazetteerLoader {
         String(decoding: try contents(of: file), as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
     }
 
-    private func gunzip(_ file: String) throws -> [UInt8] {
-        var buffer = ByteBuffer(bytes: try contents(of: file))
+    /// The text of a gzip file, decompressed into one buffer of its size: gzip's last four bytes give
+    /// it (modulo 2^32), and guessing would allocate and copy as it grows.
+    private func gunzip(_ file: String) throws -> ByteBuffer {
+        var compressed = ByteBuffer(bytes: try contents(of: file))
         do {
-            let text = try buffer.decompress(with: .gzip())
-            return Array(text.readableBytesView)
+            guard compressed.readableBytes >= 18,
+                  let size = compressed.getInteger(at: compressed.writerIndex - 4, endianness: .little, as: UInt32.self) else {
+                throw CompressNIOError.corruptData
+            }
+            var text = ByteBufferAllocator().buffer(capacity: Int(size))
+            if size == 0 { return text }
+            try compressed.decompress(to: &text, with: .gzip())
+            return text
         } catch {
             throw LoadError(file: directory.appendingPathComponent(file).path, reason: "not valid gzip (\(error))")
         }

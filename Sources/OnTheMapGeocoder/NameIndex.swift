@@ -35,14 +35,17 @@ struct NameIndex: Sendable {
             entries.append((NameIndex.hash(bytes), UInt32(feature) << 2 | match.rawValue))
         }
 
-        /// Sorts, and keeps one entry per (name, feature): the best match (lowest raw value).
-        func build() -> NameIndex {
-            let sorted = entries.sorted { $0.hash != $1.hash ? $0.hash < $1.hash : $0.value < $1.value }
+        /// Sorts, and keeps one entry per (name, feature): the best match (lowest raw value). Sorts in
+        /// place and empties the builder: a sorted copy of a million entries would be 15 MB more at
+        /// the gazetteer's peak.
+        mutating func build() -> NameIndex {
+            entries.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.value < $1.value }
+            defer { entries = [] }
             var hashes: [UInt64] = []
             var values: [UInt32] = []
-            hashes.reserveCapacity(sorted.count)
-            values.reserveCapacity(sorted.count)
-            for entry in sorted {
+            hashes.reserveCapacity(entries.count)
+            values.reserveCapacity(entries.count)
+            for entry in entries {
                 if let last = hashes.last, last == entry.hash, values.last! >> 2 == entry.value >> 2 { continue }
                 hashes.append(entry.hash)
                 values.append(entry.value)
