@@ -40,8 +40,13 @@ struct QualifierHits {
 
     /// Equirectangular distance: plenty for "within a few dozen kilometres".
     static func kilometres(_ a: GeoFeature, _ b: GeoFeature) -> Double {
-        let x = (b.longitude - a.longitude) * cos((a.latitude + b.latitude) / 2 * .pi / 180)
-        let y = b.latitude - a.latitude
+        kilometres(a.latitude, a.longitude, b.latitude, b.longitude)
+    }
+
+    /// The same between two points, the short way across the date line.
+    static func kilometres(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let x = remainder(longitude2 - longitude1, 360) * cos((latitude1 + latitude2) / 2 * .pi / 180)
+        let y = latitude2 - latitude1
         return (x * x + y * y).squareRoot() * 111.2
     }
 }

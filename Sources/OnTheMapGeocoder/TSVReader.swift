@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Reads tab-separated rows straight from bytes: no `String` per field, one reused array of
@@ -29,7 +30,31 @@ struct TSVReader {
             return negative ? -value : value
         }
 
-        func double(_ field: Int) -> Double { Double(string(field)) ?? 0 }
+        /// Plain decimals ("-37.8136") straight from the bytes: an exact integer over an exact power
+        /// of ten, which division rounds as `Double(String)` does, without a string per field.
+        /// Anything else (exponents, more than 15 digits) goes through `Double(String)`.
+        func double(_ field: Int) -> Double {
+            var mantissa: UInt64 = 0
+            var digits = 0
+            var decimals: Int?
+            var negative = false
+            for (offset, byte) in bytes[fields[field]].enumerated() {
+                switch byte {
+                case 48...57:
+                    mantissa = mantissa * 10 + UInt64(byte - 48)
+                    digits += 1
+                    if let places = decimals { decimals = places + 1 }
+                case UInt8(ascii: "-") where offset == 0: negative = true
+                case UInt8(ascii: "."): if decimals == nil { decimals = 0 } else { return Double(string(field)) ?? 0 }
+                default: return Double(string(field)) ?? 0
+                }
+            }
+            guard digits > 0, digits <= 15 else { return Double(string(field)) ?? 0 }
+            let value = Double(mantissa) / Self.powersOfTen[decimals ?? 0]
+            return negative ? -value : value
+        }
+
+        private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 
         /// The `|`-separated items of a list field.
         func forEachItem(_ field: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {

@@ -16,21 +16,36 @@ extension Geocoder {
     /// The nearest town of 15,000 people or more within 40 km, else the nearest place of any size
     /// (within a degree of latitude and two of longitude).
     public func town(near latitude: Double, _ longitude: Double) -> GeocodeTown? {
+        // Most answers have a town within 40 km: the few cells around the point settle it, and in
+        // Europe's dense cells that is a tenth of the places of the wide search.
+        let near = nearestTowns(latitude, longitude, latitudeSpan: Self.townReach / 111.2 + 0.05,
+                                longitudeSpan: (Self.townReach / 111.2 + 0.05) / max(cos(latitude * .pi / 180), 0.05))
+        let chosen = near.large ?? near.any.flatMap { $0.distance <= Self.townReach ? $0 : nil }
+            ?? { let wide = nearestTowns(latitude, longitude, latitudeSpan: 1, longitudeSpan: 2); return wide.large ?? wide.any }()
+        guard let chosen else { return nil }
+        let feature = gazetteer.features[chosen.feature]
+        return GeocodeTown(name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude)
+    }
+
+    /// The nearest town of 15,000 or more within 40 km, and the nearest place, among the cities
+    /// within the spans.
+    private func nearestTowns(_ latitude: Double, _ longitude: Double, latitudeSpan: Double, longitudeSpan: Double)
+        -> (large: (distance: Double, feature: Int)?, any: (distance: Double, feature: Int)?) {
         var nearestLarge: (distance: Double, feature: Int)?
         var nearest: (distance: Double, feature: Int)?
-        let probe = GeoFeature(kind: .city, name: "", latitude: latitude, longitude: longitude, countryCode: "", admin1Code: "", population: 0)
-        gazetteer.cityGrid.forEachCity(near: latitude, longitude, latitudeSpan: 1, longitudeSpan: 2) { index in
-            let feature = gazetteer.features[index]
-            guard abs(feature.latitude - latitude) < 1, abs(remainder(feature.longitude - longitude, 360)) < 2 else { return }
-            let distance = QualifierHits.kilometres(probe, feature)
+        let features = gazetteer.features
+        gazetteer.cityGrid.forEachCity(near: latitude, longitude, latitudeSpan: latitudeSpan, longitudeSpan: longitudeSpan) { index in
+            let cityLatitude = features[index].latitude
+            let cityLongitude = features[index].longitude
+            guard abs(cityLatitude - latitude) < latitudeSpan, abs(remainder(cityLongitude - longitude, 360)) < longitudeSpan else { return }
+            let distance = QualifierHits.kilometres(latitude, longitude, cityLatitude, cityLongitude)
             if distance < nearest?.distance ?? .infinity { nearest = (distance, index) }
-            if feature.population >= Self.townPopulation, distance <= Self.townReach, distance < nearestLarge?.distance ?? .infinity {
+            if features[index].population >= Self.townPopulation, distance <= Self.townReach,
+               distance < nearestLarge?.distance ?? .infinity {
                 nearestLarge = (distance, index)
             }
         }
-        guard let chosen = nearestLarge ?? nearest else { return nil }
-        let feature = gazetteer.features[chosen.feature]
-        return GeocodeTown(name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude)
+        return (nearestLarge, nearest)
     }
 }
 
@@ -65,6 +80,6 @@ public enum GeocodeInput: String, Sendable, Codable {
     case place
 
     init(_ query: ParsedQuery) {
-        self = query.coordinates != nil ? .coordinates : query.hadStreet ? .street : (query.hadPostcode || query.zip != nil) ? .postcode : .place
+        self = query.coordinates != nil ? .coordinates : query.hadStreet ? .street : query.hadPostcode ? .postcode : .place
     }
 }
