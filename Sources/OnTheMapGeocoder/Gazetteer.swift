@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything the geocoder knows, in memory: features, their names, codes and ZIP centroids.
+/// Everything the geocoder knows, in memory: features, their names and codes, and postcodes.
 public final class Gazetteer: Sendable {
     let features: [GeoFeature]
     let names: NameIndex
@@ -12,8 +12,8 @@ public final class Gazetteer: Sendable {
     let regionByCode: [String: Int]
     /// Region and country feature → the box that frames it (only the few thousand that have one).
     let bounds: [Int: GeoBounds]
-    /// US ZIP code → centroid.
-    let zips: [String: ZipCentroid]
+    /// US ZIP codes and other countries' postcodes → their points.
+    let postcodes: PostcodeTable
     /// Normalized words that never answer alone.
     let stopwords: Set<String>
     /// aliases.tsv, read: each alias as written → its target feature (for AliasTests).
@@ -21,22 +21,15 @@ public final class Gazetteer: Sendable {
     /// The cities by 1° cell, for the town a point lies in.
     let cityGrid: CityGrid
 
-    struct ZipCentroid: Sendable {
-        let latitude: Double
-        let longitude: Double
-        let city: String
-        let state: String
-    }
-
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
-         bounds: [Int: GeoBounds], zips: [String: ZipCentroid], stopwords: Set<String>, aliases: [(alias: String, feature: Int)]) {
+         bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<String>, aliases: [(alias: String, feature: Int)]) {
         self.features = features
         self.names = names
         self.typos = typos
         self.countryByCode = countryByCode
         self.regionByCode = regionByCode
         self.bounds = bounds
-        self.zips = zips
+        self.postcodes = postcodes
         self.stopwords = stopwords
         self.aliases = aliases
         self.cityGrid = CityGrid(features)

@@ -31,10 +31,13 @@ struct GazetteerLoader {
         try readRegions()
         try readPlaces()
         try readAliases()
-        let zips = try readZips()
         let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
-        return Gazetteer(features: features, names: names.build(), typos: typos.build(), countryByCode: countryByCode,
-                         regionByCode: regionByCode, bounds: bounds, zips: zips, stopwords: stopwords,
+        let built = (names: names.build(), typos: typos.build())
+        // Read once the name index is built: its sort is the load's peak, and the postcode file's
+        // buffer then reuses memory the sort freed.
+        let postcodes = try readPostcodes()
+        return Gazetteer(features: features, names: built.names, typos: built.typos, countryByCode: countryByCode,
+                         regionByCode: regionByCode, bounds: bounds, postcodes: postcodes, stopwords: stopwords,
                          aliases: aliases)
     }
 
@@ -103,15 +106,30 @@ struct GazetteerLoader {
         }
     }
 
-    /// zip, latitude, longitude, city, state.
-    private func readZips() throws -> [String: Gazetteer.ZipCentroid] {
-        var zips: [String: Gazetteer.ZipCentroid] = [:]
-        zips.reserveCapacity(42_000)
-        try forEachRow(of: "zips.tsv.gz", columns: 5) { row in
-            zips[row.string(0)] = Gazetteer.ZipCentroid(
-                latitude: row.double(1), longitude: row.double(2), city: row.string(3), state: row.string(4))
+    /// country, code, latitude, longitude, place, admin1 code, estimated ("1" or empty); sorted by
+    /// country, then code's letters and digits.
+    private func readPostcodes() throws -> PostcodeTable {
+        var table = PostcodeTable.Builder()
+        table.reserve(320_000)
+        let file = "postcodes.tsv.gz"
+        // Neighbouring codes are mostly in one region: its lookup is kept for the next row.
+        var lastRegion: (key: String, feature: Int?) = ("", nil)
+        do {
+            try forEachRow(of: file, columns: 7) { row in
+                let country = row.string(0)
+                var region: Int?
+                if !row.bytes(5).isEmpty {
+                    let key = country + "." + row.string(5)
+                    if key != lastRegion.key { lastRegion = (key, regionByCode[key]) }
+                    region = lastRegion.feature
+                }
+                try table.add(country: country, code: row.bytes(1), latitude: row.double(2), longitude: row.double(3),
+                              place: row.bytes(4), region: region, estimated: !row.bytes(6).isEmpty)
+            }
+        } catch let failure as PostcodeTable.Builder.Failure {
+            throw LoadError(file: file, reason: "bad row (\(failure))")
         }
-        return zips
+        return table.build()
     }
 
     private mutating func add(_ feature: GeoFeature, name: UnsafeBufferPointer<UInt8>) -> Int {

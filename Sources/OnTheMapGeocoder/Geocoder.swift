@@ -36,9 +36,7 @@ public struct Geocoder: Sendable {
         }
         var results: [GeocodeResult] = []
         let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
-        if let zip = query.zip, let centroid = gazetteer.zips[zip], zipAgrees(centroid, with: query, best: ranked.first) {
-            results.append(zipResult(zip, centroid))
-        }
+        if let postcode = postcodeResult(for: query, ranked: ranked) { results.append(postcode) }
         for candidate in ranked where results.count < limit {
             let feature = gazetteer.features[candidate.feature]
             let result = GeocodeResult(
@@ -55,31 +53,5 @@ public struct Geocoder: Sendable {
         case .region: .region
         case .country: .country
         }
-    }
-
-    /// Five digits are a US ZIP unless the text says otherwise: a postcode of another country's
-    /// format, a best reading outside the US ("75001 Paris" is Paris, France, not Addison, Texas),
-    /// or a US state the ZIP is not in.
-    private func zipAgrees(_ centroid: Gazetteer.ZipCentroid, with query: ParsedQuery, best: Ranker.Candidate?) -> Bool {
-        if let country = query.postcodeCountry, country != "US" { return false }
-        if let best {
-            let country = gazetteer.features[best.feature].countryCode
-            // Puerto Rico, Guam and the other territories have ZIPs and are countries in GeoNames.
-            if country != "US", country != centroid.state { return false }
-        }
-        for part in query.parts {
-            let states = gazetteer.names.hits(normalized: part).map { gazetteer.features[$0.feature] }
-                .filter { $0.kind == .region && $0.countryCode == "US" }
-            if !states.isEmpty, !states.contains(where: { $0.admin1Code == centroid.state }) { return false }
-        }
-        return true
-    }
-
-    private func zipResult(_ zip: String, _ centroid: Gazetteer.ZipCentroid) -> GeocodeResult {
-        let state = gazetteer.regionByCode["US." + centroid.state].map { gazetteer.features[$0].name } ?? centroid.state
-        var result = GeocodeResult(name: "\(zip) \(centroid.city), \(state), United States", latitude: centroid.latitude,
-                                   longitude: centroid.longitude, countryCode: "US", accuracy: .postcode)
-        result.town = town(for: result)
-        return result
     }
 }

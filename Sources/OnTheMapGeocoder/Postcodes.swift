@@ -1,44 +1,50 @@
 /// Postcodes in normalized tokens ("sw1a 2aa", "k1a 0a9", "1012 js", "100 8111"), by country format.
 ///
-/// A format only one country uses says which country the address is in; five digits may be a US
-/// ZIP or a French, German, Italian or Spanish code, and four or six digits belong to many
-/// countries (Australia, Belgium, Switzerland, India, Russia…): those are set aside without a hint,
-/// five digits kept as a ZIP to check against the rest of the text.
+/// A format only one country uses says which country the address is in; four, five or six digits
+/// belong to many countries (a US ZIP, or a French, German, Australian, Indian… code): for those the
+/// rest of the text must say which (Geocoder+Postcodes).
 enum Postcodes {
     /// What was found in one part's tokens.
     struct Found {
+        /// The first postcode's letters and digits ("sw1a2aa", "5300001").
+        var code: [UInt8]?
         /// ISO country of a format only that country uses.
         var country: String?
-        /// Five digits, perhaps a US ZIP.
-        var fiveDigits: String?
+        /// The first postcode is five digits written as one word.
+        var isFiveDigits = false
         /// Whether any postcode was removed.
         var removedAny = false
+
+        fileprivate mutating func note(_ tokens: ArraySlice<[UInt8]>, country: String?) {
+            removedAny = true
+            guard code == nil else { return }
+            code = Array(tokens.joined())
+            self.country = country
+            isFiveDigits = tokens.count == 1 && code?.count == 5 && code?.allSatisfy(Postcodes.isDigit) == true
+        }
     }
 
-    /// Removes the postcodes from `tokens` and says what they were. A number standing first before
-    /// a street word ("1600 amphitheatre pkwy") is a house number, left for the street test.
+    /// Removes the postcodes from `tokens` and says what the first was. A number standing first
+    /// before a street word ("1600 amphitheatre pkwy") is a house number, left for the street test.
     static func extract(from tokens: inout [[UInt8]]) -> Found {
         var found = Found()
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
             let next = index + 1 < tokens.count ? tokens[index + 1] : nil
-            if let next, let country = pairCountry(token, next) {
-                found.country = found.country ?? country
+            if let next, let format = pairFormat(token, next) {
+                found.note(tokens[index...index + 1], country: format.country)
                 tokens.removeSubrange(index...index + 1)
-                found.removedAny = true
                 continue
             }
             if let country = singleCountry(token) {
-                found.country = found.country ?? country
+                found.note(tokens[index...index], country: country)
                 tokens.remove(at: index)
-                found.removedAny = true
                 continue
             }
             if (4...6).contains(token.count), token.allSatisfy(isDigit), !(index == 0 && QueryParser.hasStreetWord(tokens)) {
-                if token.count == 5 { found.fiveDigits = found.fiveDigits ?? String(decoding: token, as: UTF8.self) }
+                found.note(tokens[index...index], country: nil)
                 tokens.remove(at: index)
-                found.removedAny = true
                 continue
             }
             index += 1
@@ -46,15 +52,24 @@ enum Postcodes {
         return found
     }
 
-    /// Formats written as two tokens.
-    private static func pairCountry(_ first: [UInt8], _ second: [UInt8]) -> String? {
-        if isBritishOutward(first), matches(second, "9aa") { return "GB" }
-        if matches(first, "a9a"), matches(second, "9a9") { return "CA" }
-        if matches(first, "9999"), matches(second, "aa") { return "NL" }
-        if matches(first, "999"), matches(second, "9999") { return "JP" }
-        if matches(first, "99999"), matches(second, "999") { return "BR" }
-        if matches(first, "99"), matches(second, "999") { return "PL" }
-        if matches(first, "9999"), matches(second, "999") { return "PT" }
+    /// A format written as two tokens, and the country when only one country writes its codes so.
+    private struct PairFormat {
+        let country: String?
+        init(_ country: String?) { self.country = country }
+    }
+
+    private static func pairFormat(_ first: [UInt8], _ second: [UInt8]) -> PairFormat? {
+        if isBritishOutward(first), matches(second, "9aa") { return PairFormat("GB") }
+        if matches(first, "a9a"), matches(second, "9a9") { return PairFormat("CA") }
+        if matches(first, "9999"), matches(second, "aa") { return PairFormat("NL") }
+        if matches(first, "999"), matches(second, "9999") { return PairFormat("JP") }
+        if matches(first, "99999"), matches(second, "999") { return PairFormat("BR") }
+        if matches(first, "99"), matches(second, "999") { return PairFormat("PL") }
+        if matches(first, "9999"), matches(second, "999") { return PairFormat("PT") }
+        if isEircodeRoutingKey(first), second.count == 4, second.allSatisfy({ isDigit($0) || isLetter($0) }),
+           second.contains(where: isLetter) { return PairFormat("IE") }
+        // Sweden's "114 55" (Greece, Czechia and Slovakia write theirs so too).
+        if matches(first, "999"), matches(second, "99") { return PairFormat(nil) }
         return nil
     }
 
@@ -63,6 +78,11 @@ enum Postcodes {
         if matches(token, "a9a9a9") { return "CA" }
         if matches(token, "9999aa") { return "NL" }
         return nil
+    }
+
+    /// Ireland's Eircode areas: a letter and two digits ("D02"), or Dublin 6W.
+    private static func isEircodeRoutingKey(_ token: [UInt8]) -> Bool {
+        matches(token, "a99") || token == Array("d6w".utf8)
     }
 
     /// A9, A99, AA9, AA99, A9A, AA9A (SW1A, M1, EH1, CB2).

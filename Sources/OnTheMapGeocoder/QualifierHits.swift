@@ -31,7 +31,9 @@ struct QualifierHits {
                     best = max(best, 30)
                 }
             case .city:
-                if Self.kilometres(feature, other) < 50 { best = max(best, 20) }
+                // A larger city around the subject names where it is ("Powai, Mumbai", "Cambridge,
+                // Boston"): the neighbourhood typed first is the place, as addresses are written.
+                if Self.kilometres(feature, other) < 50 { best = max(best, other.population > feature.population ? 45 : 20) }
             }
         }
         if best > -.infinity { return best }

@@ -1,11 +1,18 @@
-/// A query taken apart: raw coordinates, a US ZIP, and the normalized parts that remain, in the
+/// A query taken apart: raw coordinates, a postcode, and the normalized parts that remain, in the
 /// order typed ("Gladwyne, Lower Merion, PA" → ["gladwyne", "lower merion", "pa"]).
 struct ParsedQuery {
+    /// The first postcode typed: its letters and digits, and the country its format names, if only
+    /// one country writes codes so ("SW1A 2AA" → GB; five digits could be a US ZIP or a French,
+    /// German, Italian, Spanish… code: Geocoder decides).
+    struct Postcode {
+        let code: [UInt8]
+        let country: String?
+        /// Five digits written as one word: perhaps a US ZIP ("190 45" is Swedish).
+        let isFiveDigits: Bool
+    }
+
     var coordinates: (latitude: Double, longitude: Double)?
-    /// Five digits: a US ZIP, or a French, German, Italian or Spanish postcode (Geocoder decides).
-    var zip: String?
-    /// The country whose postcode format the text holds ("SW1A 2AA" → GB).
-    var postcodeCountry: String?
+    var postcode: Postcode?
     var parts: [[UInt8]] = []
     /// A street part ("1600 Amphitheatre Pkwy", "Friedrichstraße 43") was dropped: the input was an address.
     var hadStreet = false
@@ -25,8 +32,9 @@ enum QueryParser {
             TextNormalizer.normalize(rawPart, into: &scratch)
             var tokens = scratch.split(separator: UInt8(ascii: " ")).map(Array.init)
             let postcodes = Postcodes.extract(from: &tokens)
-            query.zip = query.zip ?? postcodes.fiveDigits
-            query.postcodeCountry = query.postcodeCountry ?? postcodes.country
+            if query.postcode == nil, let code = postcodes.code {
+                query.postcode = ParsedQuery.Postcode(code: code, country: postcodes.country, isFiveDigits: postcodes.isFiveDigits)
+            }
             query.hadPostcode = query.hadPostcode || postcodes.removedAny
             guard !tokens.isEmpty else { continue }
             if isStreet(tokens) {

@@ -9,6 +9,17 @@ import Foundation
 struct Ranker {
     let gazetteer: Gazetteer
     let query: ParsedQuery
+    /// Where the query's postcode is in each country asked about, looked up once per country.
+    private let postcodes = PostcodeMemo()
+
+    init(gazetteer: Gazetteer, query: ParsedQuery) {
+        self.gazetteer = gazetteer
+        self.query = query
+    }
+
+    private final class PostcodeMemo {
+        var byCountry: [String: PostcodeTable.Location?] = [:]
+    }
 
     /// One way to read a part: which words are the subject, what they match, and the words left
     /// over as extra qualifiers.
@@ -92,8 +103,14 @@ struct Ranker {
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
         if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 25 }
         for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
-        // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
-        if let country = query.postcodeCountry { score += feature.countryCode == country ? 20 : -20 }
+        if let postcode = query.postcode {
+            // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
+            if let country = postcode.country { score += feature.countryCode == country ? 20 : -20 }
+            // A postcode listed where the reading is says which Saint-Denis ("93200 Saint-Denis" is
+            // in France, not Réunion) and which Paris ("Paris 75460" is in Texas); a code whose point
+            // is only an estimate, less which town ("Powai, Mumbai 400076" is Powai).
+            if let location = postcodeLocation(for: hit.feature) { score += location.estimated ? 10 : 25 }
+        }
         return score
     }
 
@@ -161,7 +178,30 @@ struct Ranker {
             let words = Array(tokens[cut...])
             if words.allSatisfy(isQualifier) { return (subject, hits, words) }
         }
+        // "Stockholm Arlanda Airport, 190 45": a postcode listed at the place the leading words name
+        // vouches for them, whatever the words after.
+        for cut in stride(from: tokens.count - 1, through: 1, by: -1) {
+            let subject = Array(tokens[..<cut].joined(separator: [UInt8(ascii: " ")]))
+            let hits = gazetteer.names.hits(normalized: subject).filter { $0.match != .code && postcodeLocation(for: $0.feature) != nil }
+            if !hits.isEmpty { return (subject, hits, []) }
+        }
         return nil
+    }
+
+    /// Where the query's postcode is, when it is listed at `feature`: a town near the code, its
+    /// region or its country.
+    private func postcodeLocation(for feature: Int) -> PostcodeTable.Location? {
+        guard let postcode = query.postcode else { return nil }
+        let country = gazetteer.features[feature].countryCode
+        guard postcode.country ?? country == country else { return nil }
+        let location: PostcodeTable.Location?
+        if let known = postcodes.byCountry[country] {
+            location = known
+        } else {
+            location = gazetteer.postcodes.find(postcode.code, in: country)
+            postcodes.byCountry[country] = location
+        }
+        return location.flatMap { $0.agrees(with: feature, in: gazetteer) ? $0 : nil }
     }
 
     /// Exact hits that are only other names of towns under 100,000: maybe a misspelling GeoNames kept.

