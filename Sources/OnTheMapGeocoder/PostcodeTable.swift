@@ -25,8 +25,10 @@ struct PostcodeTable: Sendable {
     }
 
     private let keys: [UInt64]
-    private let latitudes: [Float]
-    private let longitudes: [Float]
+    /// Points in hundred-thousandths of a degree, as `make geodata` writes them (a Float would
+    /// answer 48.85919952392578 for 48.8592).
+    private let latitudes: [Int32]
+    private let longitudes: [Int32]
     /// Where the code's one space or hyphen goes when written ("530-0001": 3 | hyphen); 0 for none.
     private let separators: [UInt8]
     /// Where each place name lies in `names`: start << 8 | length.
@@ -36,6 +38,7 @@ struct PostcodeTable: Sendable {
     private let estimates: [Bool]
 
     static let hyphen: UInt8 = 0x80
+    static let scale = 100_000.0
 
     var count: Int { keys.count }
 
@@ -84,7 +87,7 @@ struct PostcodeTable: Sendable {
     }
 
     private func location(at index: Int, country: String) -> Location {
-        Location(index: index, country: country, latitude: Double(latitudes[index]), longitude: Double(longitudes[index]),
+        Location(index: index, country: country, latitude: Double(latitudes[index]) / Self.scale, longitude: Double(longitudes[index]) / Self.scale,
                  region: regions[index] >= 0 ? Int(regions[index]) : nil, estimated: estimates[index])
     }
 
@@ -162,15 +165,15 @@ struct PostcodeTable: Sendable {
     /// Takes rows in key order (as `make geodata` writes them) straight into the table's arrays.
     struct Builder {
         private var keys: [UInt64] = []
-        private var latitudes: [Float] = []
-        private var longitudes: [Float] = []
+        private var latitudes: [Int32] = []
+        private var longitudes: [Int32] = []
         private var separators: [UInt8] = []
         private var placeSpans: [UInt32] = []
         private var names: [UInt8] = []
         private var regions: [Int32] = []
         private var estimates: [Bool] = []
 
-        enum Failure: Error { case badCountry, badCode(String), outOfOrder(String), tooLong }
+        enum Failure: Error { case badCountry, badCode(String), badPoint(String), outOfOrder(String), tooLong }
 
         mutating func reserve(_ count: Int) {
             keys.reserveCapacity(count)
@@ -189,8 +192,9 @@ struct PostcodeTable: Sendable {
                   let separator = Self.separator(of: code) else { throw Failure.badCode(String(decoding: code, as: UTF8.self)) }
             if let last = keys.last, key <= last { throw Failure.outOfOrder("\(country) \(String(decoding: code, as: UTF8.self))") }
             keys.append(key)
-            latitudes.append(Float(latitude))
-            longitudes.append(Float(longitude))
+            guard abs(latitude) <= 90, abs(longitude) <= 180 else { throw Failure.badPoint(String(decoding: code, as: UTF8.self)) }
+            latitudes.append(Int32((latitude * PostcodeTable.scale).rounded()))
+            longitudes.append(Int32((longitude * PostcodeTable.scale).rounded()))
             separators.append(separator)
             placeSpans.append(try span(of: place))
             regions.append(Int32(region ?? -1))
