@@ -153,9 +153,12 @@ class BrowserTest(unittest.TestCase):
         self.pin(label_part).click()
         return self.visible_popup(label_part.split(",")[0])
 
-    def visible_popup(self, containing=""):
+    def visible_popup(self, *containing):
+        """The open map popup holding every one of `containing`. Check a popup's text here, inside
+        the wait, not on the element it returns: the map may redraw the popup a moment later (a
+        live update of the pin just posted), and the old element is then stale."""
         return self.wait.until(lambda d: next((popup for popup in d.find_elements(By.CSS_SELECTOR, "#map .leaflet-popup-content")
-                                               if popup.is_displayed() and containing in popup.text), None))
+                                               if popup.is_displayed() and all(text in popup.text for text in containing)), None))
 
     def api_list(self):
         status, body = self.server.call("GET", "/v1/StudentLocation")

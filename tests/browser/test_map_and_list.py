@@ -118,7 +118,7 @@ class MapAndList(BrowserTest):
         # Enter on a focused pin opens its popup; arrow keys move between the tabs.
         self.frame_all_pins()
         self.pin("Grace Hopper").send_keys(Keys.ENTER)
-        self.assertIn("Grace Hopper", self.visible_popup("Grace").text)
+        self.visible_popup("Grace Hopper")
         self.by_id("tab-map").send_keys(Keys.ARROW_RIGHT)
         self.visible("list-panel")
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "tab-list")
