@@ -4,8 +4,7 @@ import NIOCore
 /// Reads tab-separated rows straight from bytes: no `String` per field, one reused array of
 /// field ranges per file. Loading a million names must not allocate a million strings.
 struct TSVReader {
-    /// The file's text, read where it was decompressed (a copy of the largest file is 20 MB more
-    /// at the loader's peak).
+    /// Complete lines of a file's text, read where they were decompressed.
     let bytes: ByteBuffer
 
     /// A row: the file's bytes and where each field lies in them.
