@@ -21,6 +21,7 @@ import Testing
         ("San Juan, PR 00901", "00901 San Juan, Puerto Rico"),
         ("Washington 20001", "20001 Washington, District of Columbia, United States"),   // the city, not the state
         ("2770 Kastrup", "2770 Kastrup, Capital Region, Denmark"),              // a place the gazetteer lacks
+        ("Nevsky Prospekt 28, Saint Petersburg 191186", "191186 Санкт-Петербург 186, St.-Petersburg, Russia"),
         ("Stade de France, 93200 Saint-Denis", "93200 Saint-Denis, Île-de-France, France"),   // not Réunion's
         ("Paris 75460", "75460 Paris, Texas, United States"),                   // Paris, France has no 75460
         // Estimates near the town typed with them: the code's point is as good as the town's.
@@ -42,7 +43,7 @@ import Testing
         ("Bengaluru 560001", "Bengaluru, Karnataka, India"),
         ("Powai, Mumbai 400076", "Powai, Maharashtra, India"),
         // Countries without postcode data: the town.
-        ("Nevsky Prospekt 28, Saint Petersburg 191186", "Saint Petersburg, St.-Petersburg, Russia"),
+        ("İstiklal Caddesi 10, 34433 İstanbul", "Istanbul, Turkey"),
         // Codes the text contradicts: the town, never a US ZIP or a code of another city.
         ("SW1A 2AA Paris", "Paris, Île-de-France, France"),
         ("Paris 10117", "Paris, Île-de-France, France"),

@@ -24,16 +24,17 @@ import re
 import numpy as np
 from scipy.spatial import cKDTree
 
-# Country → the shape of a code as GeoNames writes it. Countries are those issue 12 names, and the
-# neighbours whose data is small; others fall back to the town the address names. Codes of other
-# shapes (France's CEDEX codes with their words) are left out.
+# Country → the shape of a code as GeoNames writes it. Countries are those issue 12 names, their
+# neighbours whose data is small, and Russia, Mexico and Korea; others fall back to the town the
+# address names. Codes of other shapes (France's CEDEX codes with their words) are left out.
 SHAPES = {
     "GB": r"[A-Z]{1,2}[0-9][0-9A-Z]?",   # outward codes only: GeoNames has no full codes
     "CA": r"[A-Z][0-9][A-Z]",           # forward sortation areas
     "FR": r"[0-9]{5}", "DE": r"[0-9]{5}", "IT": r"[0-9]{5}", "ES": r"[0-9]{5}", "FI": r"[0-9]{5}",
     "NL": r"[0-9]{4}", "AU": r"[0-9]{4}", "AT": r"[0-9]{4}", "CH": r"[0-9]{4}", "BE": r"[0-9]{4}",
     "DK": r"[0-9]{4}", "NO": r"[0-9]{4}", "NZ": r"[0-9]{4}",
-    "IN": r"[0-9]{6}",
+    "IN": r"[0-9]{6}", "RU": r"[0-9]{6}",
+    "MX": r"[0-9]{5}", "KR": r"[0-9]{5}",
     "JP": r"[0-9]{3}-[0-9]{4}",
     "BR": r"[0-9]{5}-[0-9]{3}",
     "PL": r"[0-9]{2}-[0-9]{3}",
