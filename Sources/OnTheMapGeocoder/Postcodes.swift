@@ -73,10 +73,11 @@ enum Postcodes {
         return nil
     }
 
-    /// Formats written as one token ("k1a0a9", "1012js").
+    /// Formats written as one token ("k1a0a9", "1012js", Argentina's "c1043aab" and "x5000").
     private static func singleCountry(_ token: [UInt8]) -> String? {
         if matches(token, "a9a9a9") { return "CA" }
         if matches(token, "9999aa") { return "NL" }
+        if matches(token, "a9999aaa") || matches(token, "a9999") { return "AR" }
         return nil
     }
 

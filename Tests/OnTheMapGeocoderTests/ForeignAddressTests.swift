@@ -44,6 +44,9 @@ import Testing
         ("Powai, Mumbai 400076", "Powai, Maharashtra, India"),
         // Countries without postcode data: the town.
         ("İstiklal Caddesi 10, 34433 İstanbul", "Istanbul, Turkey"),
+        // Argentina's CPA says the country though no Argentine codes are listed (it found nothing).
+        ("Avenida Corrientes 1000, C1043 Buenos Aires", "Buenos Aires, Buenos Aires F.D., Argentina"),
+        ("C1043AAB Buenos Aires", "Buenos Aires, Buenos Aires F.D., Argentina"),
         // Codes the text contradicts: the town, never a US ZIP or a code of another city.
         ("SW1A 2AA Paris", "Paris, Île-de-France, France"),
         ("Paris 10117", "Paris, Île-de-France, France"),
