@@ -51,7 +51,8 @@ class LiveMap(BrowserTest):
         self.wait_for_map()
 
         self.wait_in(self.watcher, lambda d: "Posting Student" in self.watcher_rows())
-        self.assertTrue(any("Posting Student" in label for label in self.watcher_pin_labels()))
+        # The map's clusters are redrawn a frame after the list (cluster-layer.js): waited for, not sampled.
+        self.wait_in(self.watcher, lambda d: any("Posting Student" in label for label in self.watcher_pin_labels()))
         self.assertIn("Reykjavik, Iceland", self.watcher_rows())
         self.assertRegex(self.watcher_status(), r"live · 1 new just now")
         self.assertEqual(len(self.watcher.find_elements(By.CSS_SELECTOR, "#map .pin.fresh")), 1, "the new pin is marked")
