@@ -71,8 +71,7 @@ extension Geocoder {
         if let country = gazetteer.countryByCode[location.country] { parts.append(gazetteer.features[country].name) }
         var result = GeocodeResult(name: parts.joined(separator: ", "), latitude: location.latitude, longitude: location.longitude,
                                    countryCode: location.country, accuracy: .postcode)
-        result.town = typed.map { GeocodeTown(name: gazetteer.displayName(of: $0), latitude: $0.latitude, longitude: $0.longitude) }
-            ?? town(for: result)
+        result.town = typed.map(town(of:)) ?? town(for: result)
         return result
     }
 }

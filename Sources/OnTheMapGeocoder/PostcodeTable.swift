@@ -56,7 +56,7 @@ struct PostcodeTable: Sendable {
         case "GB":
             var outward = Array(code.dropLast(3))
             if let found = location(country: country, code: outward) { return found }
-            guard let last = outward.last, (97...122).contains(last) || (65...90).contains(last) else { return nil }
+            guard let last = outward.last, !(48...57).contains(last) else { return nil }   // SW1A → SW1, not M1 → M
             outward.removeLast()
             return location(country: country, code: outward)
         case "CA", "IE": return location(country: country, code: code.prefix(3))

@@ -22,9 +22,12 @@ extension Geocoder {
                                 longitudeSpan: (Self.townReach / 111.2 + 0.05) / max(cos(latitude * .pi / 180), 0.05))
         let chosen = near.large ?? near.any.flatMap { $0.distance <= Self.townReach ? $0 : nil }
             ?? { let wide = nearestTowns(latitude, longitude, latitudeSpan: 1, longitudeSpan: 2); return wide.large ?? wide.any }()
-        guard let chosen else { return nil }
-        let feature = gazetteer.features[chosen.feature]
-        return GeocodeTown(name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude)
+        return chosen.map { town(of: gazetteer.features[$0.feature]) }
+    }
+
+    /// A gazetteer town as the answer's town to share.
+    func town(of feature: GeoFeature) -> GeocodeTown {
+        GeocodeTown(name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude)
     }
 
     /// The nearest town of 15,000 or more within 40 km, and the nearest place, among the cities
