@@ -24,7 +24,7 @@ struct PostgresReader: SQLDatabase {
             let asked = ContinuousClock.now
             try await client.withConnection { connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
-                    try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                    try await connection.run(query, in: self, logger: logger, onRow)
                 }
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {

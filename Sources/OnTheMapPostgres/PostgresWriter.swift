@@ -49,7 +49,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             var results: [[any SQLRow]] = []
             for statement in unit.statements {
                 let rows = NIOLockedValueBox<[any SQLRow]>([])
-                try await sql.execute(sql: statement) { row in rows.withLockedValue { $0.append(row) } }
+                try await connection.run(statement, in: self.database, logger: self.logger) { row in rows.withLockedValue { $0.append(row) } }
                 results.append(rows.withLockedValue { $0 })
             }
             let outcome = try unit.interpret(results)

@@ -126,7 +126,7 @@ extension SQLStore: LocationStore {
     }
 
     static func owned(from row: any SQLRow) throws -> OwnedLocation {
-        if let row = row as? any PositionalSQLRow, row.columnNames == locationColumnNames { return try owned(fromPositional: row) }
+        if let row = row as? any PositionalSQLRow, row.columnNames.starts(with: locationColumnNames) { return try owned(fromPositional: row) }
         return OwnedLocation(
             location: StudentLocation(
                 objectId: try row.decode(column: LocationColumn.objectId.name, as: String.self),
@@ -145,16 +145,20 @@ extension SQLStore: LocationStore {
 }
 
 extension SQLStore {
-    /// `owned(from:)` for a row of `locationColumns` in their order, read by position.
+    /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at`, when asked
+    /// for), read by position.
     private static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
         func string(_ column: LocationColumn) throws -> String { try row.string(at: column.rawValue) }
+        let hidden = locationColumnNames.count
+        let hasHidden = row.columnNames.count > hidden && row.columnNames[hidden] == "hidden_at"
         return OwnedLocation(
             location: StudentLocation(
                 objectId: try string(.objectId), uniqueKey: try string(.uniqueKey), firstName: try string(.firstName),
                 lastName: try string(.lastName), mapString: try string(.mapString), mediaURL: try string(.mediaURL),
                 latitude: try row.double(at: LocationColumn.latitude.rawValue), longitude: try row.double(at: LocationColumn.longitude.rawValue),
                 createdAt: try row.int64(at: LocationColumn.createdAt.rawValue), updatedAt: try row.int64(at: LocationColumn.updatedAt.rawValue)),
-            ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try string(.ownerKey))
+            ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try string(.ownerKey),
+            hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil)
     }
 }
 

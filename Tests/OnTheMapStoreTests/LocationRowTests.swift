@@ -29,7 +29,7 @@ import Testing
             let rows = try await store.reader.raw("SELECT \(unsafeRaw: SQLStore.locationColumns) FROM student_locations").all()
             #expect(rows.count == 2)
             for row in rows {
-                #expect((row is any PositionalSQLRow) == (TestEngine.current == .sqlite))
+                #expect(row is any PositionalSQLRow)
                 #expect(try SQLStore.owned(from: row) == SQLStore.owned(from: ByName(row: row)))
             }
             let owners = try rows.map { try SQLStore.owned(from: $0).ownerKey }
