@@ -1,5 +1,5 @@
 import Foundation
-import SQLKit
+import PostgresNIO
 
 /// The `LISTEN/NOTIFY` channel on which instances tell each other that locations changed. One per
 /// schema, so that courses sharing a database do not wake each other. A notification carries the
@@ -13,8 +13,8 @@ struct ChangeChannel: Sendable {
         self.instanceID = instanceID
     }
 
-    /// Sent inside a writing transaction: PostgreSQL delivers it at commit, never on rollback.
-    var notifyStatement: SQLQueryString {
-        SQLQueryString("SELECT pg_notify(\(bind: name), \(bind: instanceID))")
+    /// Sent on its own once writes have committed (see `CommitAnnouncer`).
+    var notifyQuery: PostgresQuery {
+        "SELECT pg_notify(\(name), \(instanceID))"
     }
 }

@@ -47,8 +47,12 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let changes = LocationChangeFeed()
         channel = ChangeChannel(schema: address.schema)
+        let announcer = CommitAnnouncer(logger: logger) { [writers, channel] in
+            try await writers.query(channel.notifyQuery, logger: logger)
+        }
         writer = PostgresWriter(
-            source: .pool(writers), changes: changes, channel: channel, maxPending: options.maxPendingWrites, logger: logger, eventLoop: eventLoop)
+            source: .pool(writers), changes: changes, channel: channel, announcer: announcer, maxPending: options.maxPendingWrites,
+            logger: logger, eventLoop: eventLoop)
         store = SQLStore(reader: PostgresReader(client: readers, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
         // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
         // until `close` (answered writes first). Each signals once its pool is about to run.

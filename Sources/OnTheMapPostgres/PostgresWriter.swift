@@ -9,9 +9,10 @@ import SQLKit
 
 /// Every write as one transaction on the writers' pool. PostgreSQL commits durably before it
 /// answers (`synchronous_commit` as the server sets it, `on` by default) and does its own group
-/// commit, so unlike SQLite there is no batching here. A write that changes locations also sends a
-/// notification on the database's change channel, which the server delivers to every instance
-/// once (and only if) the transaction commits.
+/// commit, so unlike SQLite there is no batching here, and nothing in a write transaction makes
+/// one wait for another's commit (see `TransactionOrderedIDs` and `CommitAnnouncer`). A write that
+/// changes locations is announced to every other instance on the database's change channel once
+/// it has committed, before it is answered.
 final class PostgresWriter: StoreWriter, Sendable {
     enum Source: Sendable {
         case pool(PostgresClient)
@@ -27,15 +28,20 @@ final class PostgresWriter: StoreWriter, Sendable {
     private let source: Source
     private let changes: LocationChangeFeed
     private let channel: ChangeChannel
+    private let announcer: CommitAnnouncer
     private let maxPending: Int
     private let load = NIOLockedValueBox(Load())
     private let logger: Logger
     let database: any SQLDatabase
 
-    init(source: Source, changes: LocationChangeFeed, channel: ChangeChannel, maxPending: Int, logger: Logger, eventLoop: any EventLoop) {
+    init(
+        source: Source, changes: LocationChangeFeed, channel: ChangeChannel, announcer: CommitAnnouncer, maxPending: Int, logger: Logger,
+        eventLoop: any EventLoop
+    ) {
         self.source = source
         self.changes = changes
         self.channel = channel
+        self.announcer = announcer
         self.maxPending = maxPending
         self.logger = logger
         database = SerializingDatabase(logger: logger, eventLoop: eventLoop)
@@ -45,7 +51,6 @@ final class PostgresWriter: StoreWriter, Sendable {
         guard admit() else { throw StoreError.busy }
         defer { leave() }
         let outcome = try await inTransaction { connection in
-            let sql = connection.sql(queryLogLevel: nil)
             var results: [[any SQLRow]] = []
             for statement in unit.statements {
                 let rows = NIOLockedValueBox<[any SQLRow]>([])
@@ -53,26 +58,16 @@ final class PostgresWriter: StoreWriter, Sendable {
                 results.append(rows.withLockedValue { $0 })
             }
             let outcome = try unit.interpret(results)
-            let events = LocationEventLog.statements(for: outcome.changes, at: WallClock.nowMillis())
-            if !events.isEmpty {
-                // Last in the transaction: the lock is held only through the commit.
-                try await sql.execute(sql: Self.eventOrderLock) { _ in }
-                for event in events { try await sql.execute(sql: event) { _ in } }
-            }
-            if !outcome.changes.isEmpty {
-                try await sql.execute(sql: self.channel.notifyStatement) { _ in }
+            guard outcome.changes.count < TransactionOrderedIDs.perTransaction else { throw TooManyChangesInOneWrite() }
+            for event in LocationEventLog.statements(for: outcome.changes, at: WallClock.nowMillis(), id: TransactionOrderedIDs.id(ordinal:)) {
+                try await connection.run(event, in: self.database, logger: self.logger) { _ in }
             }
             return outcome
         }
+        if !outcome.changes.isEmpty { await announcer.announce() }
         changes.publish(outcome.changes)
         return outcome.result
     }
-
-    /// Taken right before a write records its location events, and held until its commit: writes
-    /// that record events commit one at a time, so their ids (drawn from an identity column) are
-    /// in commit order and a reader of "every event after N" never skips one that commits later.
-    static let eventOrderLock = SQLQueryString(
-        "SELECT pg_advisory_xact_lock(hashtext('onthemap-location-events:' || current_schema())) IS NULL AS locked")
 
     /// Holds PostgreSQL's advisory lock for this schema's migrations on one connection while `body`
     /// runs its writes on that connection: a second instance starting at the same moment waits,
@@ -83,7 +78,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             let lock = "hashtext('onthemap-migrations:' || current_schema())"
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
             let session = PostgresWriter(
-                source: .connection(connection), changes: changes, channel: channel, maxPending: maxPending,
+                source: .connection(connection), changes: changes, channel: channel, announcer: announcer, maxPending: maxPending,
                 logger: logger, eventLoop: connection.eventLoop)
             do {
                 try await body(session)
@@ -169,6 +164,11 @@ private struct SerializingDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
         eventLoop.makeFailedFuture(PostgresWriteOutsidePerform())
     }
+}
+
+/// One write that would record more location events than `TransactionOrderedIDs` can number.
+struct TooManyChangesInOneWrite: Error, CustomStringConvertible {
+    var description: String { "one write can change at most \(TransactionOrderedIDs.perTransaction - 1) locations" }
 }
 
 struct PostgresWriteOutsidePerform: Error, CustomStringConvertible {

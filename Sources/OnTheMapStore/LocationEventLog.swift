@@ -1,10 +1,10 @@
 import OnTheMapModel
 import SQLKit
 
-/// A location change as stored for the live map. Ids grow in commit order on both engines (SQLite
-/// has one writer; PostgreSQL writers take an advisory lock just before they write events and hold
-/// it to their commit, see `PostgresWriter`), so "every event after N" never skips one that
-/// commits later.
+/// A location change as stored for the live map. Ids only ever appear in increasing order to a
+/// reader of "every event after N", so a tailing reader never skips one that commits later: on
+/// SQLite, whose one writer commits in turn, ids are drawn in commit order; on PostgreSQL, whose
+/// writers commit together, see `TransactionOrderedIDs`.
 public struct LocationEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case created, updated, deleted
@@ -29,9 +29,12 @@ public struct LocationEvent: Sendable, Equatable {
 
 /// How writers record the changes of a write, inside its transaction.
 public enum LocationEventLog {
-    /// The statements that record `changes` (none for `.unknown`, which no writer produces).
-    public static func statements(for changes: [LocationChange.Kind], at now: Int64) -> [any SQLExpression] {
-        changes.compactMap { change in
+    /// The statements that record `changes` (none for `.unknown`, which no writer produces). On
+    /// SQLite the database numbers them; PostgreSQL writers pass `TransactionOrderedIDs.id(ordinal:)`.
+    public static func statements(
+        for changes: [LocationChange.Kind], at now: Int64, id: ((Int) -> any SQLExpression)? = nil
+    ) -> [any SQLExpression] {
+        changes.filter { if case .unknown = $0 { false } else { true } }.enumerated().compactMap { ordinal, change in
             let (kind, objectId, payload): (LocationEvent.Kind, String, String?)
             switch change {
             case .created(let location): (kind, objectId, payload) = (.created, location.objectId, LocationJSON.object(location))
@@ -39,50 +42,127 @@ public enum LocationEventLog {
             case .deleted(let id): (kind, objectId, payload) = (.deleted, id, nil)
             case .unknown: return nil
             }
+            guard let id else {
+                return SQLQueryString("""
+                    INSERT INTO location_events (kind, object_id, payload, at)
+                    VALUES (\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
+                    """)
+            }
             return SQLQueryString("""
-                INSERT INTO location_events (kind, object_id, payload, at)
-                VALUES (\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
+                INSERT INTO location_events (id, kind, object_id, payload, at)
+                VALUES (\(id(ordinal)), \(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
                 """)
         }
     }
 }
 
+/// PostgreSQL's event ids: the writing transaction's id (`xid8`) shifted left by 20 bits, plus the
+/// event's place within the transaction. Writers then need no lock to commit together (an advisory
+/// lock held through COMMIT made every location write commit alone), and a reader keeps the rule
+/// that ids appear in increasing order by reading only below the horizon: every transaction older
+/// than the oldest one still running (`pg_snapshot_xmin`) has ended, and any that commits later
+/// has a larger transaction id, so it can only add ids above the horizon.
+///
+/// An id stays below 2^53 (exact in JavaScript) for the first 2^32 transactions of a cluster.
+public enum TransactionOrderedIDs {
+    static let shift = 20
+    /// How many events one transaction can record.
+    public static let perTransaction = 1 << shift
+
+    /// The id of a write's `ordinal`th event, computed by the database inside the transaction.
+    public static func id(ordinal: Int) -> any SQLExpression {
+        SQLQueryString("(pg_current_xact_id()::text::bigint << \(unsafeRaw: "\(shift)")) + \(bind: ordinal)")
+    }
+
+    /// The lowest id a transaction still running could write: only ids below it are final.
+    static let horizon = SQLRaw("(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(shift))")
+}
+
+/// What one read of the event log found.
+public struct LocationEventBatch: Sendable, Equatable {
+    /// Events after the id asked for, oldest first.
+    public let events: [LocationEvent]
+    /// Some later events have committed but are not final yet (PostgreSQL: an older transaction
+    /// is still running, which may still add events before them): read again shortly.
+    public let heldBack: Bool
+
+    public init(events: [LocationEvent], heldBack: Bool) {
+        self.events = events
+        self.heldBack = heldBack
+    }
+}
+
 /// Reading the event log.
 public protocol LocationEventStore: Sendable {
-    /// Events with an id above `id`, oldest first, at most `limit`.
-    func locationEvents(after id: Int64, limit: Int) async throws -> [LocationEvent]
-    /// The first and last ids still kept (nil when none was ever written).
+    /// Final events with an id above `id`, oldest first, at most `limit`.
+    func locationEventBatch(after id: Int64, limit: Int) async throws -> LocationEventBatch
+    /// The first and last final ids still kept (nil when none was ever written).
     func locationEventRange() async throws -> ClosedRange<Int64>?
+    /// The highest id pruning may have deleted: a reader at or above it has missed none.
+    func locationEventsPrunedThrough() async throws -> Int64
     /// Drops events from before `cutoff` (milliseconds), always keeping the newest one (its id is
     /// where a new stream starts); returns how many.
     func deleteLocationEvents(before cutoff: Int64) async throws -> Int
 }
 
-extension SQLStore: LocationEventStore {
+extension LocationEventStore {
+    /// Final events with an id above `id`, oldest first, at most `limit`.
     public func locationEvents(after id: Int64, limit: Int) async throws -> [LocationEvent] {
-        try await reader.raw("""
-            SELECT id, kind, object_id, payload, at FROM location_events WHERE id > \(bind: id) ORDER BY id LIMIT \(bind: limit)
-            """).all().map { row in
-            LocationEvent(
+        try await locationEventBatch(after: id, limit: limit).events
+    }
+}
+
+extension SQLStore: LocationEventStore {
+    /// Whether an id is final, as a column: always on SQLite; below the horizon on PostgreSQL.
+    private var isFinal: SQLRaw {
+        SchemaDialect(reader.dialect).isPostgres ? SQLRaw("id < \(TransactionOrderedIDs.horizon.sql)") : SQLRaw("TRUE")
+    }
+
+    public func locationEventBatch(after id: Int64, limit: Int) async throws -> LocationEventBatch {
+        // Final ids come first in id order, so the rows up to the first that is not final are the
+        // answer, and that one says whether anything is held back.
+        let rows = try await reader.raw("""
+            SELECT id, kind, object_id, payload, at, \(isFinal) AS final FROM location_events
+            WHERE id > \(bind: id) ORDER BY id LIMIT \(bind: limit)
+            """).all()
+        var events: [LocationEvent] = []
+        for row in rows {
+            guard try row.decode(column: "final", as: Bool.self) else { return LocationEventBatch(events: events, heldBack: true) }
+            events.append(LocationEvent(
                 id: try row.decode(column: "id", as: Int64.self),
                 kind: LocationEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .updated,
                 objectId: try row.decode(column: "object_id", as: String.self),
                 payload: try row.decodeNil(column: "payload") ? nil : try row.decode(column: "payload", as: String.self),
-                at: try row.decode(column: "at", as: Int64.self))
+                at: try row.decode(column: "at", as: Int64.self)))
         }
+        return LocationEventBatch(events: events, heldBack: false)
     }
 
     public func locationEventRange() async throws -> ClosedRange<Int64>? {
-        guard let row = try await reader.raw("SELECT MIN(id) AS first, MAX(id) AS last FROM location_events").first(),
+        guard let row = try await reader.raw("SELECT MIN(id) AS first, MAX(id) AS last FROM location_events WHERE \(isFinal)").first(),
               let first = try row.decode(column: "first", as: Int64?.self), let last = try row.decode(column: "last", as: Int64?.self)
         else { return nil }
         return first...last
     }
 
+    public func locationEventsPrunedThrough() async throws -> Int64 {
+        try await reader.raw("SELECT pruned_through FROM location_event_log").first()?.decode(column: "pruned_through", as: Int64.self) ?? 0
+    }
+
+    /// Raises the pruning mark first, then deletes only up to it, in one transaction: events that
+    /// commit in between are above the mark and stay.
     public func deleteLocationEvents(before cutoff: Int64) async throws -> Int {
-        try await writer.run(SQLQueryString("""
-            DELETE FROM location_events WHERE at < \(bind: cutoff) AND id < (SELECT MAX(id) FROM location_events) RETURNING id
-            """)).count
+        try await writer.perform(WriteUnit([
+            SQLQueryString("""
+                UPDATE location_event_log SET pruned_through = COALESCE((
+                    SELECT MAX(id) FROM location_events
+                    WHERE at < \(bind: cutoff) AND id > pruned_through AND id < (SELECT MAX(id) FROM location_events)
+                ), pruned_through)
+                """),
+            SQLQueryString("""
+                DELETE FROM location_events WHERE at < \(bind: cutoff) AND id <= (SELECT pruned_through FROM location_event_log) RETURNING id
+                """),
+        ]) { rows in (rows[1].count, []) })
     }
 }
 

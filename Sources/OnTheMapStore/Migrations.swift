@@ -180,6 +180,26 @@ enum Schema {
             """,
             "CREATE INDEX account_identities_by_account ON account_identities (account_key)",
         ]},
+        // PostgreSQL's location events numbered by their transaction (`TransactionOrderedIDs`) rather
+        // than by a counter drawn in commit order under a lock, so that location writes commit
+        // together. New ids are above every old one (a transaction id counts every transaction, each
+        // event's included). The default numbers the events of instances still running the previous
+        // version during a rolling upgrade, which insert without an id.
+        // Ids no longer count up by one, so "was anything after this id pruned?" is answered by a
+        // mark the pruning leaves: the highest id it may have deleted.
+        Migration(version: 8, name: "location event ids by transaction, the log's pruning mark") { d in
+            [
+                "CREATE TABLE location_event_log (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through BIGINT NOT NULL)",
+                "INSERT INTO location_event_log (id, pruned_through) SELECT 1, COALESCE(MIN(id) - 1, 0) FROM location_events",
+            ] + (d.isPostgres ? [
+                "ALTER TABLE location_events ALTER COLUMN id DROP IDENTITY IF EXISTS",
+                "CREATE SEQUENCE location_events_ordinal MINVALUE 0 MAXVALUE \(TransactionOrderedIDs.perTransaction - 1) START 0 CYCLE",
+                """
+                ALTER TABLE location_events ALTER COLUMN id SET DEFAULT
+                    (pg_current_xact_id()::text::bigint << \(TransactionOrderedIDs.shift)) + nextval('location_events_ordinal')
+                """,
+            ] : [])
+        },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import OnTheMapModel
 @testable import OnTheMapServer
 @testable import OnTheMapStore
+import OnTheMapTestSupport
 import Testing
 
 /// Issue 11: `GET /v1/StudentLocation/events` streams every created, updated and deleted location
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aClientThatReconnectsGetsWhatItMissed() async throws {
-        try await Self.live { server, port in
+        try await Self.live({ $0.live.heartbeat = .seconds(3600) }) { server, port in
             let first = try await EventStreamClient(port: port)
             let ready = try #require(try await first.next())
             let student = try await server.signUp()
@@ -62,6 +63,7 @@ import Testing
             let b = try await server.postLocation(as: others[0], mapString: "Second")
             let c = try await server.postLocation(as: others[1], mapString: "Third")
             #expect(try await server.store.deleteLocation(objectId: a))
+            try await server.store.waitUntilEventsAreFinal()
             let again = try await EventStreamClient(port: port, headers: [("Last-Event-ID", seen)])
             let missed = try await again.events(through: "ready")
             try #require(missed.map(\.name) == ["created", "created", "deleted", "ready"])
@@ -79,6 +81,7 @@ import Testing
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
             let student = try await server.signUp()
             for place in ["A", "B", "C", "D"] { try await server.postLocation(as: student, mapString: place) }
+            try await server.store.waitUntilEventsAreFinal()
             let tooMany = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "0")])
             #expect(try await tooMany.events(through: "ready").map(\.name) == ["reload", "ready"])
             let fromElsewhere = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "999999")])

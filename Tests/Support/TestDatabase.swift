@@ -64,6 +64,24 @@ public struct TestDatabase: Sendable {
     }
 
     private func dropSchema(_ schema: String) async throws {
+        _ = try await withConnection { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: .quiet)
+        }
+    }
+
+    /// Runs `body` while a connection of its own (PostgreSQL) holds the advisory lock `key`, so
+    /// that a test can make a statement wait for it.
+    public func holdingAdvisoryLock<T: Sendable>(_ key: Int32, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Int64(key)))", logger: .quiet)
+            let result = try await body()
+            try await connection.query("SELECT pg_advisory_unlock(\(Int64(key)))", logger: .quiet)
+            return result
+        }
+    }
+
+    /// A direct connection to the test cluster (not to the schema), closed after `body`.
+    private func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let address = try PostgresAddress(location)
         var configuration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.username, password: address.password,
@@ -71,12 +89,13 @@ public struct TestDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(10)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: .quiet)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: .quiet)
+            let result = try await body(connection)
+            try await connection.close()
+            return result
         } catch {
             try? await connection.close()
             throw error
         }
-        try await connection.close()
     }
 }
 

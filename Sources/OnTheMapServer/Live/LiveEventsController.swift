@@ -99,7 +99,7 @@ struct LiveEventsController: Sendable {
     /// there are more than the catch-up limit, or the id is not from this log.
     private func missedEvents(after resume: Int64) async throws -> [LocationEvent]? {
         guard let range = try await log.locationEventRange() else { return resume == 0 ? [] : nil }
-        guard resume >= range.lowerBound - 1, resume <= range.upperBound else { return nil }
+        guard resume <= range.upperBound, try await resume >= log.locationEventsPrunedThrough() else { return nil }
         let events = try await log.locationEvents(after: resume, limit: settings.catchUpLimit + 1)
         return events.count > settings.catchUpLimit ? nil : events
     }

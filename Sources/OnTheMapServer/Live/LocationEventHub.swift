@@ -7,7 +7,8 @@ import OnTheMapStore
 /// This instance's view of the location event log, fanned out to its live streams. It is poked
 /// whenever something may have committed (this instance's own writes, another instance's
 /// notification, another process's write to the SQLite file) and then reads the log from the last
-/// id it has seen: one reader per instance, in id order, which is commit order.
+/// id it has seen: one reader per instance, in id order, reading only ids that are final (see
+/// `LocationEventStore`), so that no event can appear later below the last one seen.
 final class LocationEventHub: Sendable {
     /// What a stream receives.
     enum Item: Sendable {
@@ -42,6 +43,7 @@ final class LocationEventHub: Sendable {
     /// from the log, rather than the instance holding an unbounded queue for a slow reader).
     private let bufferPerStream: Int
     private let pageSize = 500
+    private static let firstHeldBackWait = Duration.milliseconds(5)
     private let state = NIOLockedValueBox(State())
 
     init(store: any LocationEventStore, logger: Logger, bufferPerStream: Int = 1024) {
@@ -86,13 +88,22 @@ final class LocationEventHub: Sendable {
     }
 
     private func drain() async {
+        // Held-back events (an older transaction still running) are read again after a wait that
+        // grows while they stay held back: nothing pokes the hub when that transaction ends.
+        var heldBackWait = Self.firstHeldBackWait
         while true {
             do {
                 try await startIfNeeded()
                 let after = state.withLockedValue { $0.lastID ?? 0 }
-                let events = try await store.locationEvents(after: after, limit: pageSize)
-                publish(events)
-                if events.count == pageSize { continue }
+                let batch = try await store.locationEventBatch(after: after, limit: pageSize)
+                publish(batch.events)
+                if batch.events.count == pageSize { continue }
+                if batch.heldBack {
+                    try? await Task.sleep(for: heldBackWait)
+                    heldBackWait = min(heldBackWait * 2, .seconds(1))
+                    continue
+                }
+                heldBackWait = Self.firstHeldBackWait
             } catch {
                 logger.warning("Could not read the location event log: \(error)")
                 try? await Task.sleep(for: .seconds(1))
