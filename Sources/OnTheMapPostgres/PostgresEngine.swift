@@ -51,7 +51,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             try await writers.query(channel.notifyQuery, logger: logger)
         }
         writer = PostgresWriter(
-            source: .pool(writers), changes: changes, channel: channel, announcer: announcer, maxPending: options.maxPendingWrites,
+            source: .pool(writers), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites,
             logger: logger, eventLoop: eventLoop)
         store = SQLStore(reader: PostgresReader(client: readers, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
         // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,

@@ -27,7 +27,6 @@ final class PostgresWriter: StoreWriter, Sendable {
 
     private let source: Source
     private let changes: LocationChangeFeed
-    private let channel: ChangeChannel
     private let announcer: CommitAnnouncer
     private let maxPending: Int
     private let load = NIOLockedValueBox(Load())
@@ -35,12 +34,10 @@ final class PostgresWriter: StoreWriter, Sendable {
     let database: any SQLDatabase
 
     init(
-        source: Source, changes: LocationChangeFeed, channel: ChangeChannel, announcer: CommitAnnouncer, maxPending: Int, logger: Logger,
-        eventLoop: any EventLoop
+        source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, logger: Logger, eventLoop: any EventLoop
     ) {
         self.source = source
         self.changes = changes
-        self.channel = channel
         self.announcer = announcer
         self.maxPending = maxPending
         self.logger = logger
@@ -64,8 +61,8 @@ final class PostgresWriter: StoreWriter, Sendable {
             }
             return outcome
         }
-        if !outcome.changes.isEmpty { await announcer.announce() }
         changes.publish(outcome.changes)
+        if !outcome.changes.isEmpty { await announcer.announce() }
         return outcome.result
     }
 
@@ -78,7 +75,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             let lock = "hashtext('onthemap-migrations:' || current_schema())"
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
             let session = PostgresWriter(
-                source: .connection(connection), changes: changes, channel: channel, announcer: announcer, maxPending: maxPending,
+                source: .connection(connection), changes: changes, announcer: announcer, maxPending: maxPending,
                 logger: logger, eventLoop: connection.eventLoop)
             do {
                 try await body(session)
