@@ -6,6 +6,7 @@ http="$("$root/scripts/bench-http.sh" "$root/.build/release/onthemap")"
 data_path="$("$root/scripts/bench-data-path.sh" "$root/.build/release/onthemap")"
 edge="$("$root/scripts/bench-edge.sh" "$root/.build/release/onthemap")"
 cluster="$("$root/scripts/bench-cluster.sh" "$root/.build/release/onthemap")"
+postgres="$("$root/scripts/bench-postgres.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
 # Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
 web="$(/usr/bin/python3 "$root/tests/browser/bench_web_client.py" "$root/.build/release/onthemap" 5)"
@@ -21,6 +22,8 @@ web="$(/usr/bin/python3 "$root/tests/browser/bench_web_client.py" "$root/.build/
     echo "$edge"
     echo
     echo "$cluster"
+    echo
+    echo "$postgres"
     echo
     echo "$geocoder"
     echo

@@ -27,7 +27,7 @@ browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3 python3-venv postgresql nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
-    bench) packages+=(curl wrk sqlite3 iproute2 procps strace nginx-light "${browser[@]}") ;;
+    bench) packages+=(curl jq wrk sqlite3 iproute2 procps strace nginx-light postgresql python3-venv "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 
@@ -42,6 +42,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The PostgreSQL benchmark's reference app (FastAPI + asyncpg + orjson, PyPI), in a virtualenv of its own.
+if [ "$purpose" = bench ]; then
+    bench_venv="$(cd "$(dirname "$0")/.." && pwd)/.build/venv-bench"
+    if [ ! -x "$bench_venv/bin/uvicorn" ]; then
+        echo "Installing the benchmark's reference app into $bench_venv"
+        python3 -m venv "$bench_venv"
+        "$bench_venv/bin/pip" install --quiet --disable-pip-version-check -r "$(cd "$(dirname "$0")/.." && pwd)/scripts/bench-reference/requirements.txt"
+    fi
 fi
 
 # Schemathesis (PyPI) for `make api-fuzz`, in a virtualenv of its own under .build/.

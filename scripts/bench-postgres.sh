@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Issue 26's figures, as a Markdown section: the PostgreSQL path against references measured in the
+# same run on the same data (100,000 pins; PostgreSQL with its durable defaults):
+# 1. an uncached 100-row page at 32 connections: the server on PostgreSQL, the same server on SQLite,
+#    and FastAPI + asyncpg + orjson (2 uvicorn workers) running the same query on the same database;
+# 2. 32 students overwriting their pins over HTTP, against pgbench's durable one-row UPDATE by
+#    primary key at 32 clients on the same table;
+# with the server's CPU time per request (user + system, from /proc) beside each.
+#   scripts/bench-postgres.sh path/to/release/onthemap [seconds per run] [rows]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/bench-helpers.sh"
+source "$root/scripts/cluster-helpers.sh"
+
+binary="$(realpath "$1")"
+seconds="${2:-10}"
+rows="${3:-100000}"
+work="$(mktemp -d)"
+chmod 755 "$work"  # the postgres user reaches its data directory inside
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    "$root/scripts/postgres-test.sh" stop "$work/pg" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
+
+database="$(POSTGRES_DURABLE=1 "$root/scripts/postgres-test.sh" start "$work/pg")"
+seed_locations "$binary" "$work/bench.sqlite" "$rows"
+"$binary" copy-data --from "$work/bench.sqlite" --to "$database?sslmode=disable" >/dev/null 2>&1
+psql "$database" -qc "VACUUM ANALYZE" >/dev/null
+
+serve() {  # serve NAME DATABASE: starts the server; sets served_port and served_pid
+    served_port="$(free_port)"
+    "$binary" serve --port "$served_port" --database "$2" --log-level warning >"$work/$1.log" 2>&1 &
+    served_pid=$!
+    pids+=("$served_pid")
+}
+serve postgres "$database?sslmode=disable"; pg_port=$served_port; pg_pid=$served_pid
+serve sqlite "$work/bench.sqlite"; sqlite_port=$served_port; sqlite_pid=$served_pid
+reference_port="$(free_port)"
+DATABASE_URL="$database" "$root/.build/venv-bench/bin/uvicorn" --app-dir "$root/scripts/bench-reference" fastapi_app:app \
+    --host 127.0.0.1 --port "$reference_port" --workers 2 --loop uvloop --http httptools --log-level warning >"$work/reference.log" 2>&1 &
+pids+=("$!")
+reference_pid=$!
+page="/v1/StudentLocation?limit=100&order=-updatedAt,objectId"
+for port in "$pg_port" "$sqlite_port" "$reference_port"; do wait_healthy "http://127.0.0.1:$port$page"; done
+
+# cpu_ticks PID...: user + system clock ticks of the processes and their children so far.
+cpu_ticks() {
+    local total=0 pid child
+    for pid in "$@"; do
+        for child in "$pid" $(pgrep -P "$pid" || true); do
+            total=$((total + $(awk '{print $14 + $15}' "/proc/$child/stat")))
+        done
+    done
+    echo "$total"
+}
+rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
+requests() { awk '/requests in/ {print $1}' <<<"$1"; }
+refused() { awk '/Non-2xx/ {print $5}' <<<"$1"; }
+ticks_per_second="$(getconf CLK_TCK)"
+# measure PID URL [wrk args...]: "requests/s ms-of-CPU-per-request non-2xx" for a wrk run at 32 connections.
+measure() {
+    local pid="$1" url="$2" before after out
+    shift 2
+    wrk -t2 -c32 -d2s "$@" "$url" >/dev/null  # warm-up: connections, caches, prepared statements
+    before="$(cpu_ticks "$pid")"
+    out="$(wrk -t2 -c32 -d"${seconds}s" "$@" "$url")"
+    after="$(cpu_ticks "$pid")"
+    printf '%s %s %s\n' "$(rps "$out")" \
+        "$(awk -v t="$((after - before))" -v n="$(requests "$out")" -v hz="$ticks_per_second" 'BEGIN { printf "%.2f", t * 1000 / hz / n }')" \
+        "$(refused "$out")"
+}
+
+read -r pg_page pg_page_cpu pg_page_refused < <(measure "$pg_pid" "http://127.0.0.1:$pg_port$page")
+read -r sqlite_page sqlite_page_cpu _ < <(measure "$sqlite_pid" "http://127.0.0.1:$sqlite_port$page")
+read -r reference_page reference_page_cpu _ < <(measure "$reference_pid" "http://127.0.0.1:$reference_port$page")
+
+mapfile -t tokens < <(sign_up_writers "http://127.0.0.1:$pg_port" 32 "$work")
+writers_lua "$work/writers.lua" "${tokens[@]}"
+read -r pg_writes pg_writes_cpu pg_writes_refused < <(measure "$pg_pid" "http://127.0.0.1:$pg_port" -s "$work/writers.lua")
+
+# pgbench: the durable one-row UPDATE by primary key, on the same table, at 32 clients.
+cat >"$work/update.sql" <<SQL
+\set i random(0, $((rows - 1)))
+UPDATE student_locations SET updated_at = updated_at + 1 WHERE object_id = 'b' || lpad(:i::text, 9, '0');
+SQL
+pgbench -n -c 32 -j 2 -T 2 -f "$work/update.sql" "$database" >/dev/null 2>&1
+pgbench_tps="$(pgbench -n -c 32 -j 2 -T "$seconds" -f "$work/update.sql" "$database" 2>/dev/null | awk '/^tps/ {printf "%.0f", $3}')"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "met" : "**missed**") }'; }
+page_vs_reference="$(ratio "$pg_page" "$reference_page")"
+page_vs_sqlite="$(ratio "$pg_page" "$sqlite_page")"
+writes_vs_pgbench="$(ratio "$pg_writes" "$pgbench_tps")"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+cat <<MARKDOWN
+## The PostgreSQL path against its references (issue 26)
+
+- Date: $(date -u +%Y-%m-%dT%H:%MZ)
+- Machine: $(nproc) cores ($cpu), $(free -h | awk '/^Mem:/ {print $2}') memory, $(uname -sr); everything on this one machine
+- Data: $rows pins, the same in both engines. PostgreSQL $(psql "$database" -tAc 'SHOW server_version' | cut -d' ' -f1) with its durable defaults
+  (fsync, synchronous_commit on); SQLite in WAL with synchronous=FULL. Servers: release build, defaults, logging at warning.
+- Reference: FastAPI $(awk -F== '/^fastapi/ {print $2}' "$root/scripts/bench-reference/requirements.txt") + asyncpg + orjson under uvicorn (2 workers, uvloop),
+  running the server's query (\`WHERE hidden_at IS NULL ORDER BY updated_at DESC, object_id LIMIT 100\`) and writing the same JSON.
+- Load: wrk, 2 threads, 32 connections, ${seconds} s per row after a 2 s warm-up. CPU: the process's user + system time during the run
+  over the requests answered.
+
+| what | requests/s | CPU per request |
+|---|---|---|
+| uncached 100-row page, server on PostgreSQL | $pg_page | $pg_page_cpu ms |
+| the same page, server on SQLite | $sqlite_page | $sqlite_page_cpu ms |
+| the same page, FastAPI + asyncpg + orjson, same database | $reference_page | $reference_page_cpu ms (both workers) |
+| 32 students overwriting their pins, server on PostgreSQL (durable) | $pg_writes | $pg_writes_cpu ms |
+| pgbench, durable one-row UPDATE by primary key, 32 clients | $pgbench_tps | – |
+
+| target | measured | |
+|---|---|---|
+| page on PostgreSQL ≥ 2× the FastAPI reference | ${page_vs_reference}× | $(verdict "$page_vs_reference" 2) |
+| page on PostgreSQL ≥ 0.6× the same server on SQLite | ${page_vs_sqlite}× | $(verdict "$page_vs_sqlite" 0.6) |
+| overwrites ≥ 0.7× pgbench's one-row UPDATE | ${writes_vs_pgbench}× | $(verdict "$writes_vs_pgbench" 0.7) |
+
+Non-2xx answers: ${pg_page_refused:-0} pages, ${pg_writes_refused:-0} writes.
+MARKDOWN
