@@ -42,15 +42,12 @@ public enum LocationEventLog {
             case .deleted(let id): (kind, objectId, payload) = (.deleted, id, nil)
             case .unknown: return nil
             }
-            guard let id else {
-                return SQLQueryString("""
-                    INSERT INTO location_events (kind, object_id, payload, at)
-                    VALUES (\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
-                    """)
-            }
+            // Without an id expression the column is left out, and the database numbers the event.
+            let (idColumn, idValue) = id.map { (SQLRaw("id, "), SQLList([$0(ordinal), SQLRaw(", ")], separator: SQLRaw(""))) }
+                ?? (SQLRaw(""), SQLList([]))
             return SQLQueryString("""
-                INSERT INTO location_events (id, kind, object_id, payload, at)
-                VALUES (\(id(ordinal)), \(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
+                INSERT INTO location_events (\(idColumn)kind, object_id, payload, at)
+                VALUES (\(idValue)\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
                 """)
         }
     }
