@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
 run: deps build
 	.build/release/onthemap serve $(ARGS)
@@ -16,7 +16,7 @@ build:
 build-debug:
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test
+test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test:
@@ -60,6 +60,12 @@ api-fuzz:
 # 20 writers, the server killed with SIGKILL at random moments, 10 rounds: nothing acknowledged is lost.
 crash-test:
 	scripts/crash-test.sh .build/debug/onthemap 10 20
+
+# The database failing under load: PostgreSQL restarts, crashes and stays away 10 s; SQLite's disk
+# fills up. Every answer within 1.5 s, 503 with Retry-After (never 500), /readyz not ready with the
+# reason, recovery within 2 s with no restart, nothing acknowledged lost; SIGTERM with the database away.
+fault-test:
+	scripts/fault-test.sh .build/debug/onthemap
 
 # Backups of each engine taken while 10 students post as fast as they can, restored: every write
 # acknowledged before the backup began is there. Also what backup and restore refuse.

@@ -4,6 +4,8 @@
 # the directory anyway).
 #   scripts/postgres-test.sh start DIR   starts it in DIR; prints postgres://onthemap:onthemap@127.0.0.1:PORT/onthemap
 #   scripts/postgres-test.sh stop DIR    stops it (DIR is left for the caller to remove)
+#   scripts/postgres-test.sh restart DIR restarts it (or starts it again after a crash)
+#   scripts/postgres-test.sh crash DIR   stops it as a crash would (pg_ctl stop -m immediate)
 #   scripts/postgres-test.sh check       starts one, asks it a question as the onthemap role, stops it
 #   scripts/postgres-test.sh with CMD…    runs CMD with ONTHEMAP_TEST_POSTGRES set to a new cluster's URL,
 #                                         then stops and removes the cluster; exits with CMD's status
@@ -53,9 +55,16 @@ stop() {
     as_postgres "$bin/pg_ctl" --pgdata="$1/data" --wait --silent --mode=fast stop
 }
 
+# The fault tests' operations on a running cluster. `restart` also starts a stopped or crashed one,
+# with the options it was first started with (pg_ctl keeps them in postmaster.opts).
+restart() { as_postgres "$bin/pg_ctl" --pgdata="$1/data" --log="$1/server.log" --wait --silent --mode=fast restart; }
+crash() { as_postgres "$bin/pg_ctl" --pgdata="$1/data" --wait --silent --mode=immediate stop; }
+
 case "${1:-}" in
     start) start "$2" ;;
     stop) stop "$2" ;;
+    restart) restart "$2" ;;
+    crash) crash "$2" ;;
     check)
         dir="$(mktemp -d)"
         trap 'stop "$dir" 2>/dev/null || true; rm -rf "$dir"' EXIT
@@ -75,5 +84,5 @@ case "${1:-}" in
         echo "postgres: running on $ONTHEMAP_TEST_POSTGRES: $*"
         "$@"
         ;;
-    *) echo "usage: $0 start DIR | stop DIR | check | with CMD..." >&2; exit 2 ;;
+    *) echo "usage: $0 start DIR | stop DIR | restart DIR | crash DIR | check | with CMD..." >&2; exit 2 ;;
 esac

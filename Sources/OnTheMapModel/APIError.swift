@@ -125,6 +125,17 @@ extension APIError {
     public static let unavailable = APIError(
         status: 503, code: ParseErrorCode.internalServerError, message: "Service unavailable.")
 
+    /// The database does not answer right now (restarting, unreachable, out of space): try again.
+    public static let databaseUnavailable = overloaded(
+        retryAfter: 2, message: "The database is not available right now; nothing was changed. Try again in a moment.")
+
+    /// `/readyz` while the server cannot serve, with why.
+    public static func notReady(_ reason: String) -> APIError {
+        var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: "Not ready: \(reason)")
+        error.retryAfterSeconds = 2
+        return error
+    }
+
     /// The server has as much of this kind of work in hand as it takes; try again after `retryAfter`.
     public static func overloaded(retryAfter: Int = 1, message: String = "The server is busy; try again in a moment.") -> APIError {
         var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: message)

@@ -18,8 +18,11 @@ final class CommitAnnouncer: Sendable {
     private let state = NIOLockedValueBox(State())
     private let send: @Sendable () async throws -> Void
     private let logger: Logger
+    /// How long one notification may take before the writes it covers are answered without it.
+    private let timeout: Duration
 
-    init(logger: Logger, send: @escaping @Sendable () async throws -> Void) {
+    init(timeout: Duration, logger: Logger, send: @escaping @Sendable () async throws -> Void) {
+        self.timeout = timeout
         self.send = send
         self.logger = logger
     }
@@ -46,12 +49,33 @@ final class CommitAnnouncer: Sendable {
                 return state.waiting
             }
             if covered.isEmpty { return }
-            do {
-                try await send()
-            } catch {
-                logger.warning("Could not tell the other instances about committed location changes: \(error)")
-            }
+            await sendWithinTimeout()
             for waiter in covered { waiter.resume() }
+        }
+    }
+
+    /// Sends one notification, giving up on it after `timeout`: a notification is worth a short
+    /// wait only, and one stuck on a connection the database is dropping must not hold the writes
+    /// it covers, which have committed.
+    private func sendWithinTimeout() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let waiting = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(done)
+            let finish: @Sendable () -> Void = { waiting.withLockedValue { continuation in defer { continuation = nil }; return continuation }?.resume() }
+            Task { [send, logger] in
+                do {
+                    try await send()
+                } catch {
+                    logger.warning("Could not tell the other instances about committed location changes: \(error)")
+                }
+                finish()
+            }
+            Task { [timeout, logger] in
+                try? await Task.sleep(for: timeout)
+                if waiting.withLockedValue({ $0 != nil }) {
+                    logger.warning("Telling the other instances about committed location changes took over \(timeout); going on without it")
+                }
+                finish()
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         public var readBudget: Duration = .milliseconds(250)
         /// Writes that may be in flight (running or waiting for a connection) before more are refused.
         public var maxPendingWrites = 1024
+        /// How long a request waits for a connection before it is answered 503 with `Retry-After`:
+        /// while PostgreSQL restarts or is unreachable, requests fail fast rather than hang.
+        public var leaseDeadline: Duration = .seconds(1)
 
         public init() {}
     }
@@ -47,13 +50,16 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let changes = LocationChangeFeed()
         channel = ChangeChannel(schema: address.schema)
-        let announcer = CommitAnnouncer(logger: logger) { [writers, channel] in
-            try await writers.query(channel.notifyQuery, logger: logger)
+        // Half the deadline: a write may wait for the notification in flight, then for its own.
+        let announcer = CommitAnnouncer(timeout: options.leaseDeadline / 2, logger: logger) { [writers, channel, deadline = options.leaseDeadline] in
+            _ = try await PostgresAvailability.withConnection(from: writers, within: deadline) { connection in
+                try await connection.query(channel.notifyQuery, logger: logger)
+            }
         }
         writer = PostgresWriter(
-            source: .pool(writers), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites,
+            source: .pool(writers), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites, leaseDeadline: options.leaseDeadline,
             logger: logger, eventLoop: eventLoop)
-        store = SQLStore(reader: PostgresReader(client: readers, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
+        store = SQLStore(reader: PostgresReader(client: readers, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
         // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
         // until `close` (answered writes first). Each signals once its pool is about to run.
         let (started, starting) = AsyncStream<Void>.makeStream()

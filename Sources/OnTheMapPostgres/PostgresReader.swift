@@ -10,6 +10,10 @@ import SQLKit
 /// longer is cancelled by the server itself and answered `StoreError.readTimedOut`.
 struct PostgresReader: SQLDatabase {
     let client: PostgresClient
+    /// How long a read waits for a connection before it is answered 503.
+    let leaseDeadline: Duration
+    /// How long PostgreSQL lets a read run.
+    let budget: Duration
     let logger: Logger
     let eventLoop: any EventLoop
 
@@ -22,7 +26,10 @@ struct PostgresReader: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         do {
             let asked = ContinuousClock.now
-            try await client.withConnection { connection in
+            // PostgreSQL stops a read at the budget (statement_timeout): a read still unanswered a
+            // lease deadline after that is on a connection the database has dropped.
+            try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, runningWithin: budget + leaseDeadline) {
+                [self] connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
                     try await connection.run(query, in: self, logger: logger, onRow)
                 }

@@ -29,14 +29,18 @@ final class PostgresWriter: StoreWriter, Sendable {
     private let changes: LocationChangeFeed
     private let announcer: CommitAnnouncer
     private let maxPending: Int
+    /// How long a write waits for a connection before it is answered 503.
+    private let leaseDeadline: Duration
     private let load = NIOLockedValueBox(Load())
     private let logger: Logger
     let database: any SQLDatabase
 
     init(
-        source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, logger: Logger, eventLoop: any EventLoop
+        source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, leaseDeadline: Duration, logger: Logger,
+        eventLoop: any EventLoop
     ) {
         self.source = source
+        self.leaseDeadline = leaseDeadline
         self.changes = changes
         self.announcer = announcer
         self.maxPending = maxPending
@@ -75,7 +79,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             let lock = "hashtext('onthemap-migrations:' || current_schema())"
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
             let session = PostgresWriter(
-                source: .connection(connection), changes: changes, announcer: announcer, maxPending: maxPending,
+                source: .connection(connection), changes: changes, announcer: announcer, maxPending: maxPending, leaseDeadline: leaseDeadline,
                 logger: logger, eventLoop: connection.eventLoop)
             do {
                 try await body(session)
@@ -101,22 +105,22 @@ final class PostgresWriter: StoreWriter, Sendable {
 
     /// One transaction, timed for `/metrics`: the wait until it began on a connection, then the
     /// transaction through its commit.
-    private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> T {
+    private func inTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let metrics = DatabaseMetrics.postgresql
         let asked = ContinuousClock.now
         let began = NIOLockedValueBox(asked)
+        let transaction: @Sendable (PostgresConnection) async throws -> T = { [logger] connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                began.withLockedValue { $0 = ContinuousClock.now }
+                return try await body(connection)
+            }
+        }
         let result: T
         do {
-            result = switch source {
-            case .pool(let client):
-                try await client.withTransaction(logger: logger) { connection in
-                    began.withLockedValue { $0 = ContinuousClock.now }
-                    return try await body(connection)
-                }
-            case .connection(let connection):
-                try await connection.withTransaction(logger: logger) { connection in
-                    began.withLockedValue { $0 = ContinuousClock.now }
-                    return try await body(connection)
+            result = try await PostgresAvailability.translatingFailures {
+                switch source {
+                case .pool(let client): try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, transaction)
+                case .connection(let connection): try await transaction(connection)
                 }
             }
         } catch let error as PostgresTransactionError {

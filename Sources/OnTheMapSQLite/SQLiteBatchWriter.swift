@@ -59,7 +59,7 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
                     return outcome.changes
                 },
                 complete: { error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                    if let error { continuation.resume(throwing: SQLiteAvailability.translated(error)) } else { continuation.resume() }
                 })
             enqueue(write)
         }

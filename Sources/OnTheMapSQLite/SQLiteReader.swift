@@ -27,10 +27,15 @@ struct SQLiteReader: SQLDatabase {
     func execute(sql query: any SQLKit.SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         let statement = try SQLiteStatement(query, in: self)
         let asked = ContinuousClock.now
-        let rows = try await pool.read { [budget] db in
-            try DatabaseMetrics.sqlite.measure(role: .read, since: asked) {
-                try ReadDeadline.run(on: db, within: budget) { try statement.rows(in: db) }
+        let rows: [SQLiteRow]
+        do {
+            rows = try await pool.read { [budget] db in
+                try DatabaseMetrics.sqlite.measure(role: .read, since: asked) {
+                    try ReadDeadline.run(on: db, within: budget) { try statement.rows(in: db) }
+                }
             }
+        } catch {
+            throw SQLiteAvailability.translated(error)
         }
         rows.forEach(onRow)
     }

@@ -30,6 +30,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return .overloaded(message: "Too many writes are waiting; try again in a moment.")
         case StoreError.readTimedOut:
             return .queryTooSlow
+        case StoreError.unavailable(let reason):
+            logger.warning("Database unavailable: \(reason)")
+            return .databaseUnavailable
         case is CancellationError:
             // The server is shutting down, or the client went away: nothing failed.
             logger.debug("Request cancelled")

@@ -45,9 +45,12 @@ struct NativeController: Sendable {
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             try await health.ping()
+        } catch StoreError.unavailable(let reason) {
+            context.logger.warning("Not ready: the database is unavailable: \(reason)")
+            throw APIError.notReady("the database is unavailable (\(reason)).")
         } catch {
             context.logger.error("Readiness check failed: \(error)")
-            throw APIError.unavailable
+            throw APIError.notReady("the database check failed.")
         }
         switch geocoder.current {
         case .ready: return try JSONResponse.make(["status": "ready"])

@@ -88,6 +88,10 @@ public enum StoreError: Error, Equatable {
     case busy
     /// A read ran past its time budget and was stopped.
     case readTimedOut
+    /// The database cannot be used right now (down, restarting, unreachable, out of disk space,
+    /// read-only); `reason` says which, for the log and `/readyz`. Nothing of the request was
+    /// written unless the database had committed it before it failed.
+    case unavailable(reason: String)
 }
 
 extension AccountStore {

@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdTesting
 import OnTheMapModel
+@testable import OnTheMapServer
+import OnTheMapTestSupport
 @testable import OnTheMapStore
 import SQLKit
 import Testing
@@ -35,5 +37,13 @@ import Testing
                 #expect(try parse.object()["code"] != nil && parse.object()["status"] == nil)
             }
         }
+    }
+
+    /// Issue 26: a database that cannot be used right now is a 503 with `Retry-After`, in the
+    /// family's shape, with the reason in the log only.
+    @Test func anUnavailableDatabaseIs503WithRetryAfter() async throws {
+        let error = ErrorMiddleware.apiError(for: StoreError.unavailable(reason: "connection refused"), logger: .quiet)
+        #expect(error.status == 503 && error.retryAfterSeconds == 2)
+        #expect(!error.message.contains("connection refused"))
     }
 }

@@ -58,6 +58,9 @@ public struct TestDatabase: Sendable {
             // Small pools: a hundred tests run at once against one cluster.
             options.readers = 3
             options.writers = 2
+            // A hundred tests share two cores: a connection can be minutes away (scripts/fault-test.sh
+            // tests the short deadline of a real server).
+            options.leaseDeadline = .seconds(600)
             // Two hundred tests set up their schemas at once on two cores: give them time.
             return try await PostgresEngine.open(try PostgresAddress(location), options: options, connectTimeout: .seconds(300), logger: logger)
         }

@@ -1,0 +1,204 @@
+"""Writers and readers under load while the database fails (started by scripts/fault-test.sh).
+
+PostgreSQL: a fast restart, then a crash (`pg_ctl stop -m immediate`) and 10 s away, then back.
+SQLite: the file's disk fills up, then space returns. Throughout, every request must be answered
+within DEADLINE seconds, never with a 500: a failure is a 503 with `Retry-After` in its path
+family's JSON shape, `/readyz` says not ready with the reason while the database is away, the
+server recovers by itself within RECOVERY seconds, and every acknowledged write is in the database.
+Each check prints `ok` or `FAIL`; the exit status is the number of failures.
+
+    python3 check_database_faults.py BASE postgres|sqlite FAULT_COMMAND...
+FAULT_COMMAND is called with `restart`, `crash`, `back` (postgres) or `fill`, `free` (sqlite).
+"""
+import http.client
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+BASE = urllib.parse.urlsplit(sys.argv[1])
+ENGINE = sys.argv[2]
+FAULT = sys.argv[3:]  # the command that takes a phase: FAULT restart|crash|back (postgres), fill|free (sqlite)
+DEADLINE = 1.5  # the issue's 1 s, with room for two shared cores running the database, server and load
+RECOVERY = 2.0
+WRITERS = 8
+READERS = 4
+failures = 0
+
+
+def check(name, condition, detail=""):
+    global failures
+    print(f"  {'ok  ' if condition else 'FAIL'}  {name}" + ("" if condition else f": {detail}"))
+    failures += 0 if condition else 1
+
+
+def call(method, path, body=None, token=None):
+    """(status, headers, JSON or None, seconds) of one request on a new connection, timing out at 10 s."""
+    started = time.monotonic()
+    connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=10)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        try:
+            parsed = json.loads(data) if data else None
+        except ValueError:
+            parsed = None
+        return response.status, dict(response.getheaders()), parsed, time.monotonic() - started
+    except OSError as error:
+        return 0, {}, {"error": str(error)}, time.monotonic() - started
+    finally:
+        connection.close()
+
+
+class Record:
+    """Every answer the load got, shared by its threads."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.answers = []  # (kind, status, headers, body, seconds, at)
+        self.acknowledged = {}  # token -> last acknowledged mapString
+        self.attempted = {}  # token -> mapStrings sent after the last acknowledged one
+
+    def add(self, kind, status, headers, body, seconds):
+        with self.lock:
+            self.answers.append((kind, status, headers, body, seconds, time.monotonic()))
+
+
+def writer(token, record, stop):
+    count = 0
+    while not stop.is_set():
+        count += 1
+        place = f"{token[:6]} {count}"
+        with record.lock:
+            record.attempted.setdefault(token, []).append(place)
+        status, headers, body, seconds = call(
+            "POST", "/v1/StudentLocation",
+            {"mapString": place, "mediaURL": "https://example.com", "latitude": 1.5, "longitude": 2.5}, token)
+        record.add("write", status, headers, body, seconds)
+        if status == 200:
+            with record.lock:
+                record.acknowledged[token] = place
+                record.attempted[token] = []
+        time.sleep(0.02)
+
+
+def reader(record, stop):
+    while not stop.is_set():
+        status, headers, body, seconds = call("GET", "/v1/StudentLocation?limit=10&order=createdAt")
+        record.add("read", status, headers, body, seconds)
+        status, headers, body, seconds = call("GET", "/readyz")
+        record.add("ready", status, headers, body, seconds)
+        time.sleep(0.02)
+
+
+def sign_up(number):
+    status, _, body, _ = call("POST", "/v1/accounts", {
+        "email": f"fault-{number}-{time.time_ns()}@example.com", "password": "correct horse battery",
+        "firstName": "Fault", "lastName": str(number)})
+    assert status == 201, (status, body)
+    return body["session"]["id"]
+
+
+START = time.monotonic()
+PHASES = []
+
+
+def fault(step):
+    PHASES.append((step, round(time.monotonic() - START, 2)))
+    subprocess.run(FAULT + [step], check=True)
+
+
+def first_success_after(record, kind, moment):
+    with record.lock:
+        times = [at for (k, status, _, _, _, at) in record.answers if k == kind and status == 200 and at > moment]
+    return min(times) - moment if times else None
+
+
+def wait_until_ready():
+    """The geocoder loads in the background: /readyz says ready only once it has, and only then
+    does a 503 from it speak of the database alone."""
+    for _ in range(600):
+        if call("GET", "/readyz")[0] == 200:
+            return
+        time.sleep(0.1)
+    raise SystemExit("the server never became ready")
+
+
+def main():
+    wait_until_ready()
+    tokens = [sign_up(n) for n in range(WRITERS)]
+    record = Record()
+    stop = threading.Event()
+    # Daemons: should a check itself fail with an exception, the load does not keep the process alive.
+    threads = [threading.Thread(target=writer, args=(token, record, stop), daemon=True) for token in tokens]
+    threads += [threading.Thread(target=reader, args=(record, stop), daemon=True) for _ in range(READERS)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2)
+    if ENGINE == "postgres":
+        fault("restart")
+        restarted = time.monotonic()
+        time.sleep(3)
+        check("writes succeed again within 2 s of a fast restart", (first_success_after(record, "write", restarted) or 99) <= RECOVERY,
+              first_success_after(record, "write", restarted))
+        fault("crash")
+        time.sleep(10)
+        outage_end = time.monotonic()
+        with record.lock:
+            down = [(status, body) for (k, status, _, body, _, at) in record.answers if k == "ready" and outage_end - 8 < at < outage_end]
+        check("/readyz says not ready, with the reason, while the database is away",
+              down and all(status == 503 and "database" in (body or {}).get("error", "") for status, body in down), down[:3])
+        fault("back")
+    else:
+        fault("fill")
+        time.sleep(4)
+        outage_end = time.monotonic()
+        with record.lock:
+            refused = [(status, body) for (k, status, _, body, _, at) in record.answers if k == "write" and outage_end - 2 < at < outage_end]
+        check("writes the disk cannot take are refused", refused and all(status == 503 for status, _ in refused), refused[:3])
+        fault("free")
+    back = time.monotonic()
+    time.sleep(4)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    recovered = first_success_after(record, "write", back)
+    check(f"writes succeed again within {RECOVERY:.0f} s of the database coming back, with no restart",
+          recovered is not None and recovered <= RECOVERY, recovered)
+    check("reads succeed again too", first_success_after(record, "read", back) is not None)
+
+    answers = record.answers
+    slowest = max(seconds for (_, _, _, _, seconds, _) in answers)
+    slow = sorted((round(at - seconds - START, 2), kind, status, round(seconds, 2))
+                  for (kind, status, _, _, seconds, at) in answers if seconds > DEADLINE)
+    check(f"every one of {len(answers)} requests answered within {DEADLINE} s", slowest <= DEADLINE,
+          f"slowest {slowest:.2f} s; {len(slow)} slow (sent at s since start, kind, status, s): {slow[:6]}; phases at {PHASES}")
+    failed = [(k, status, body) for (k, status, _, body, _, _) in answers if status not in (200, 503)]
+    check("no answer but 200 and 503 (no 500, no dropped connection)", not failed, failed[:5])
+    unavailable = [(k, headers, body) for (k, status, headers, body, _, _) in answers if status == 503]
+    check(f"some requests met the fault ({len(unavailable)} answered 503)", len(unavailable) > 0)
+    check("every 503 has Retry-After", all("Retry-After" in headers for (_, headers, _) in unavailable),
+          [h for (_, h, _) in unavailable if "Retry-After" not in h][:2])
+    shaped = [body for (k, _, body) in unavailable if k != "ready"]
+    check("every 503 is v1's JSON error ({status, code, error})",
+          all(isinstance(b, dict) and b.get("status") == 503 and "code" in b and b.get("error") for b in shaped), shaped[:2])
+    lost = []
+    for token in tokens:
+        status, _, me, _ = call("GET", "/v1/me", token=token)
+        stored = ((me or {}).get("location") or {}).get("mapString") if status == 200 else None
+        acknowledged = record.acknowledged.get(token)
+        if acknowledged is not None and stored != acknowledged and stored not in record.attempted.get(token, []):
+            lost.append((acknowledged, stored))
+    writes = sum(1 for (k, status, *_rest) in answers if k == "write" and status == 200)
+    check(f"every acknowledged write is in the database ({writes} acknowledged)", not lost, lost[:3])
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main())
