@@ -44,6 +44,8 @@ final class LocationEventHub: Sendable {
     private let bufferPerStream: Int
     private let pageSize = 500
     private static let firstHeldBackWait = Duration.milliseconds(5)
+    /// How long events may stay held back before the log says why the live map stands still.
+    private static let heldBackWarning = Duration.seconds(10)
     private let state = NIOLockedValueBox(State())
 
     init(store: any LocationEventStore, logger: Logger, bufferPerStream: Int = 1024) {
@@ -91,6 +93,8 @@ final class LocationEventHub: Sendable {
         // Held-back events (an older transaction still running) are read again after a wait that
         // grows while they stay held back: nothing pokes the hub when that transaction ends.
         var heldBackWait = Self.firstHeldBackWait
+        var heldBackSince: ContinuousClock.Instant?
+        var heldBackReported = false
         while true {
             do {
                 try await startIfNeeded()
@@ -99,11 +103,20 @@ final class LocationEventHub: Sendable {
                 publish(batch.events)
                 if batch.events.count == pageSize { continue }
                 if batch.heldBack {
+                    let since = heldBackSince ?? .now
+                    heldBackSince = since
+                    if !heldBackReported, since.duration(to: .now) > Self.heldBackWarning {
+                        // Operators see why the live map stands still while the list moves.
+                        logger.warning("Live events held back for over \(Self.heldBackWarning) by a write transaction still open on the database cluster (docs/API.md, \"Live events\")")
+                        heldBackReported = true
+                    }
                     try? await Task.sleep(for: heldBackWait)
                     heldBackWait = min(heldBackWait * 2, .seconds(1))
                     continue
                 }
                 heldBackWait = Self.firstHeldBackWait
+                if heldBackReported { logger.notice("Live events flow again") }
+                (heldBackSince, heldBackReported) = (nil, false)
             } catch {
                 logger.warning("Could not read the location event log: \(error)")
                 try? await Task.sleep(for: .seconds(1))
