@@ -34,6 +34,8 @@ public enum ParseErrorCode {
     public static let operationForbidden = 119
     public static let validationError = 142
     public static let requestLimitExceeded = 155
+    /// Parse Server's answer to a request it has seen before (its `X-Parse-Request-Id`).
+    public static let duplicateRequest = 159
     public static let emailTaken = 203
     public static let invalidSessionToken = 209
 }
@@ -116,6 +118,30 @@ extension APIError {
     /// Sign-up with an email that already has an account.
     public static let emailTaken = APIError(
         status: 409, code: ParseErrorCode.emailTaken, message: "An account with this email already exists.", parameter: "email")
+
+    /// An `Idempotency-Key` header that is empty, too long or not visible ASCII.
+    public static let invalidIdempotencyKey = APIError(
+        status: 400, code: ParseErrorCode.invalidJSON,
+        message: "Idempotency-Key must be 1 to 255 visible ASCII characters.", parameter: "Idempotency-Key")
+
+    /// The key came with a different request before (another method, path or body).
+    public static let idempotencyKeyReused = APIError(
+        status: 422, code: ParseErrorCode.duplicateRequest,
+        message: "This Idempotency-Key was sent with a different request; use a new key for a new request.", parameter: "Idempotency-Key")
+
+    /// The first request with this key has not been answered yet.
+    public static let idempotentRequestInProgress: APIError = {
+        var error = APIError(status: 409, code: ParseErrorCode.duplicateRequest,
+                             message: "A request with this Idempotency-Key is still being answered; try again in a moment.")
+        error.retryAfterSeconds = 1
+        return error
+    }()
+
+    /// The first request with this key was never answered: the server taking it stopped, and
+    /// whether it made its change is unknown.
+    public static let idempotentRequestOutcomeUnknown = APIError(
+        status: 409, code: ParseErrorCode.duplicateRequest,
+        message: "The first request with this Idempotency-Key was cut off and may or may not have made its change; look before sending it again with a new key.")
 
     /// Something failed on our side; details go to the log, not to the client.
     public static let internalError = APIError(

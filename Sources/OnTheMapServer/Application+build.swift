@@ -5,7 +5,7 @@ import OnTheMapModel
 import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
-typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore
+typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore & IdempotencyStore
     & LocationEventStore & ModerationStore & ExternalLoginStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
@@ -108,6 +108,7 @@ func buildRouter(
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: IdempotencyMiddleware(store: store))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
     // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.

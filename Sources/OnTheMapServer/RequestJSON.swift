@@ -7,10 +7,15 @@ enum RequestJSON {
 
     /// The body bytes; 413 past 64 KiB.
     static func bytes(of request: Request) async throws(APIError) -> ByteBuffer {
+        var request = request
+        return try await bytes(collecting: &request)
+    }
+
+    /// The body bytes, kept in `request` for the handler that reads it next; 413 past 64 KiB.
+    static func bytes(collecting request: inout Request) async throws(APIError) -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
             throw .payloadTooLarge
         }
-        var request = request
         do {
             return try await request.collectBody(upTo: maxBodyBytes)
         } catch {

@@ -64,23 +64,11 @@ struct CompressionMiddleware: RouterMiddleware {
               let length = response.body.contentLength, length >= ResponseCompression.minimumBytes else { return response }
         response.headers[.vary] = "Accept-Encoding"
         guard ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) else { return response }
-        let collected = BodyCollector()
-        try await response.body.write(collected)
-        let compressed = try ResponseCompression.gzip(collected.buffer, level: level)
+        let compressed = try ResponseCompression.gzip(try await response.body.collected(), level: level)
         response.headers[.contentEncoding] = "gzip"
         response.headers[.contentLength] = String(compressed.readableBytes)
         if let etag = response.headers[.eTag] { response.headers[.eTag] = ResponseCompression.gzipETag(etag) }
         response.body = ResponseBody(byteBuffer: compressed)
         return response
     }
-}
-
-/// Takes a body's bytes instead of sending them.
-private final class BodyCollector: ResponseBodyWriter {
-    var buffer = ByteBuffer()
-    func write(_ part: ByteBuffer) async throws {
-        var part = part
-        buffer.writeBuffer(&part)
-    }
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

@@ -5,11 +5,11 @@ import OnTheMapStore
 import ServiceLifecycle
 
 /// Once an hour, for as long as the server runs, deletes expired sessions, logins abandoned at a
-/// provider, rate-limit events that no window counts any more and location events older than a day (a client away longer reloads
+/// provider, rate-limit events that no window counts any more, location events and idempotency keys older than a day (a client away longer reloads
 /// its list rather than catching up), so the tables only hold live ones. With several instances on
 /// one database, the one holding the sweeper's lease does it.
 struct SessionSweeper: Service {
-    let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore & ExternalLoginStore
+    let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore & ExternalLoginStore & IdempotencyStore
     let rateEventLifetimeSeconds: Double
     let logger: Logger
     var period: Duration = .seconds(3600)
@@ -43,5 +43,6 @@ struct SessionSweeper: Service {
         _ = try await store.deleteExpiredPendingLogins(now: now)
         _ = try await store.deleteRateEvents(before: now - Int64(rateEventLifetimeSeconds * 1000))
         _ = try await store.deleteLocationEvents(before: now - locationEventLifetime.components.seconds * 1000)
+        _ = try await store.deleteIdempotencyKeys(before: now - IdempotencyMiddleware.keptForMillis)
     }
 }

@@ -200,6 +200,20 @@ enum Schema {
                 """,
             ] : [])
         },
+        // Answers kept by `Idempotency-Key` (a day), so that a write resent by the proxy or the
+        // client is answered as the first time rather than done twice. Keyed by a hash of the
+        // caller's credential and the key; the answer is sealed with a key the database never sees.
+        Migration(version: 9, name: "idempotency keys") { d in [
+            """
+            CREATE TABLE idempotency_keys (
+                key \(d.text) PRIMARY KEY,
+                fingerprint \(d.text) NOT NULL,
+                answer \(d.text),
+                created_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX idempotency_keys_by_time ON idempotency_keys (created_at)",
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

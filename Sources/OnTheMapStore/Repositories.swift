@@ -137,6 +137,32 @@ public enum RateAdmission: Sendable, Equatable {
     case refused(oldestAt: Int64)
 }
 
+/// Writes sent with an `Idempotency-Key`: the first claims the key, and its answer is kept so that
+/// the same request sent again (a proxy resending after a lost connection, a client retrying) is
+/// answered the same rather than done twice.
+public protocol IdempotencyStore: Sendable {
+    /// Claims `key` for a request with `fingerprint` at `now` (milliseconds), or says what became
+    /// of the request that claimed it first.
+    func claimIdempotencyKey(_ key: String, fingerprint: String, now: Int64) async throws -> IdempotencyClaim
+    /// Keeps the answer of the request that claimed `key`.
+    func completeIdempotencyKey(_ key: String, answer: String) async throws
+    /// Gives `key` up: its request changed nothing (it was refused for now), so it may run again.
+    func releaseIdempotencyKey(_ key: String) async throws
+    /// Forgets keys claimed before `cutoff` (milliseconds); returns how many.
+    func deleteIdempotencyKeys(before cutoff: Int64) async throws -> Int
+}
+
+/// What `claimIdempotencyKey` found.
+public enum IdempotencyClaim: Sendable, Equatable {
+    /// The key is this request's now.
+    case claimed
+    /// An earlier request with the key has been answered with `answer`.
+    case answered(fingerprint: String, answer: String)
+    /// An earlier request with the key, claimed at `since` (milliseconds), has no answer yet: it
+    /// runs still, or the process running it stopped and its outcome is unknown.
+    case inProgress(fingerprint: String, since: Int64)
+}
+
 /// Work that one instance of many should do at a time (the hourly clean-up).
 public protocol LeaseStore: Sendable {
     /// Takes the lease `name` for `holder` until `until` (milliseconds) if nobody holds it at `now`,

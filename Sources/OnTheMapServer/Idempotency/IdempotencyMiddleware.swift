@@ -1,0 +1,69 @@
+import Hummingbird
+import Logging
+import OnTheMapModel
+import OnTheMapStore
+
+/// Writes sent with `Idempotency-Key` are done once: the first request claims the key in the
+/// database (so every instance behind the proxy sees it), and its answer is kept for a day. The
+/// same request sent again gets that answer, marked `Idempotent-Replayed: true`; sent while the
+/// first still runs, 409 with `Retry-After`; a different request with the key, 422. An answer that
+/// changed nothing and says to try again (429, 503, a client gone) frees the key instead. See
+/// docs/API.md, "Idempotency keys". Inside `ErrorMiddleware`, so its own refusals take the
+/// family's shape, and it keeps the error answers its handlers throw.
+struct IdempotencyMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let store: any IdempotencyStore
+    /// A claim this old without an answer was cut off (its process stopped): no request runs so long.
+    static let abandonedAfterMillis: Int64 = 60_000
+    static let keptForMillis: Int64 = 86_400_000
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard IdempotentRequest.needsKeeping(request) else { return try await next(request, context) }
+        var request = request
+        let body = try await RequestJSON.bytes(collecting: &request)
+        guard let keyed = try IdempotentRequest(request, body: body) else { return try await next(request, context) }
+        switch try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.nowMillis()) {
+        case .claimed:
+            return try await answerFirst(request, keyed, context: context, next: next)
+        case .answered(let fingerprint, let answer):
+            guard fingerprint == keyed.fingerprint else { throw APIError.idempotencyKeyReused }
+            return try KeptAnswer.unsealed(answer, with: keyed.secret).response()
+        case .inProgress(let fingerprint, let since):
+            guard fingerprint == keyed.fingerprint else { throw APIError.idempotencyKeyReused }
+            throw WallClock.nowMillis() - since > Self.abandonedAfterMillis
+                ? APIError.idempotentRequestOutcomeUnknown : APIError.idempotentRequestInProgress
+        }
+    }
+
+    private func answerFirst(
+        _ request: Request, _ keyed: IdempotentRequest, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = JSONResponse.error(ErrorMiddleware.apiError(for: error, logger: context.logger), path: request.uri.path)
+        }
+        if Self.changedNothing(response.status) {
+            do {
+                try await store.releaseIdempotencyKey(keyed.lookup)
+            } catch {
+                context.logger.warning("Could not free an idempotency key (its request will be answered 409 until it expires): \(error)")
+            }
+            return response
+        }
+        let body = try await response.body.collected()
+        response.body = ResponseBody(byteBuffer: body)
+        do {
+            try await store.completeIdempotencyKey(keyed.lookup, answer: try KeptAnswer(response, body: body).sealed(with: keyed.secret))
+        } catch {
+            context.logger.warning("Could not keep an idempotent answer (the same request sent again will be answered 409): \(error)")
+        }
+        return response
+    }
+
+    /// Answers that say "nothing was done, try again": throttled, overloaded or unavailable, the client gone.
+    static func changedNothing(_ status: HTTPResponse.Status) -> Bool {
+        [429, 499, 503].contains(status.code)
+    }
+}
