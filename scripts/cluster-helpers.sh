@@ -11,7 +11,7 @@ nginx_cluster_conf() {
     shift 2
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
     mkdir -p "$work/snippets"
-    cp "$root/deploy/nginx/onthemap-proxy.conf" "$root/deploy/nginx/onthemap-events.conf" "$work/snippets/"
+    cp "$root"/deploy/nginx/onthemap-{http,proxy,events}.conf "$work/snippets/"
     for port in "$@"; do servers+="        server 127.0.0.1:$port max_fails=1 fail_timeout=5s;"$'\n'; done
     cat >"$work/nginx.conf" <<CONF
 worker_processes 2;
@@ -23,6 +23,7 @@ http {
     access_log off;
     client_body_temp_path $work/body;
     proxy_temp_path $work/proxy;
+    include $work/snippets/onthemap-http.conf;
     upstream onthemap {
 $servers        keepalive 64;
     }

@@ -73,6 +73,7 @@ struct LiveEventsController: Sendable {
                 continue
             }
         }
+        if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect)) }
         try await writer.finish(nil)
     }
 
@@ -122,6 +123,9 @@ enum ServerSentEvent {
     /// An event, not a comment, so that a client can notice a stream gone silent (a dead network
     /// after sleep) and reconnect; with no id, it leaves the client's last event id alone.
     static let heartbeat = "event: heartbeat\ndata: {}\n\n"
+    /// The last frame of a stream whose server is shutting down: no id (the client keeps its own),
+    /// and the client opens a new stream at once, which the proxy sends to another instance.
+    static let reconnect = "event: reconnect\ndata: {\"reason\":\"server restarting\"}\n\n"
 
     static func frame(name: String, id: Int64, data: String) -> String {
         "id: \(id)\nevent: \(name)\ndata: \(data)\n\n"

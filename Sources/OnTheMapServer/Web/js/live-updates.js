@@ -75,6 +75,13 @@ export class LiveUpdates {
       this.pending = [];
       this.handlers.onReload();
     });
+    // The server is shutting down: reopen now (the proxy picks another instance) rather than after
+    // the retry delay; the stream resumes from the last id.
+    source.addEventListener('reconnect', () => {
+      if (source !== this.source) return;
+      this.setState('reconnecting');
+      this.open();
+    });
     source.addEventListener('error', () => {
       if (source !== this.source) return;
       this.setState('reconnecting');
