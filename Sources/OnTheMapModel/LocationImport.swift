@@ -34,8 +34,13 @@ public enum LocationImport {
         if trimmed.first == "{", let document = JSONValue.parse(Array(trimmed.utf8)), let members = document.object,
            members["type"] == .string("FeatureCollection") || members["results"] != nil {
             (format, records) = members["results"] != nil ? ("Parse export", parseResults(members)) : ("GeoJSON", features(members))
-        } else if trimmed.first == "{" {
+        } else if trimmed.first == "{", let firstLine = trimmed.split(separator: "\n", maxSplits: 1).first,
+                  JSONValue.parse(Array(firstLine.utf8))?.object != nil {
             (format, records) = ("JSON lines", jsonLines(text))
+        } else if trimmed.first == "{" || trimmed.first == "[" {
+            // One JSON document that does not parse: most likely cut short.
+            format = trimmed.contains("\"FeatureCollection\"") ? "GeoJSON" : trimmed.contains("\"results\"") ? "Parse export" : "JSON"
+            records = [("the file", .failure(Problem(place: "the file", message: "is not complete JSON (cut short, or damaged)")))]
         } else {
             (format, records) = ("CSV", csvRows(text))
         }
@@ -86,13 +91,16 @@ public enum LocationImport {
         }
     }
 
-    /// A date as the API writes it (2015-02-24T22:27:14.456Z); Parse's {"__type": "Date", "iso": …} too.
+    /// A date as the API writes it (2015-02-24T22:27:14.456Z), whole and with its zone; Parse's
+    /// {"__type": "Date", "iso": …} too.
     static func time(_ value: JSONValue?, _ field: String) throws(APIError) -> Int64? {
         switch value {
         case nil, .null: return nil
         case .string(let text) where text.isEmpty: return nil
         case .string(let text):
-            guard let millis = WireTime.parseMillis(text) else { throw .validation(field, "\(field) must be a date like 2015-02-24T22:27:14.456Z.") }
+            guard let millis = WireTime.parseZonedMillis(text) else {
+                throw .validation(field, "\(field) must be a whole date and time with its zone, like 2015-02-24T22:27:14.456Z; \"\(text)\" is not.")
+            }
             return millis
         case .object(let members):
             return try time(members["iso"], field)
@@ -144,6 +152,13 @@ public enum LocationImport {
         }
         guard let header = records.first else { return [] }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        // A file cut just after a comma leaves a last row that reads whole with an empty last
+        // cell; an export never ends that way (every row ends with a line break).
+        if let last = records.last, records.count > 1, last.fields.last?.isEmpty == true,
+           text.utf8.last != UInt8(ascii: "\n"), text.utf8.last != UInt8(ascii: "\r") {
+            let place = "line \(last.line)"
+            return [(place, .failure(Problem(place: place, message: "ends the file with an empty last field and no line break: the file looks cut short")))]
+        }
         let numbers: Set = ["latitude", "longitude"]
         return records.dropFirst().map { record in
             let place = "line \(record.line)"

@@ -50,6 +50,17 @@ public enum WireTime {
         return millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000
     }
 
+    /// A complete timestamp with its zone, as a file carries one (`2019-05-21T20:59:15.162Z`, or
+    /// with a `±hh:mm` offset; seconds required, a fraction optional): an import refuses the
+    /// shorter forms `parseMillis` takes, since a file cut inside a date reads as an earlier date,
+    /// and a date without a zone is not a moment.
+    public static func parseZonedMillis(_ text: String) -> Int64? {
+        guard text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})/) != nil else {
+            return nil
+        }
+        return parseMillis(text)
+    }
+
     /// Milliseconds since the epoch, formatted as by `formatMillis`, appended as UTF-8 (the list
     /// encoder's path: no String per timestamp).
     public static func appendMillis(_ millis: Int64, to out: inout [UInt8]) {

@@ -39,8 +39,55 @@ import Testing
             "line 2: latitude must be a number between -90 and 90.",
             "line 3: is not JSON",
             "line 4: objectId same1 appears twice in the file",
-            "line 5: createdAt must be a date like 2015-02-24T22:27:14.456Z.",
+            #"line 5: createdAt must be a whole date and time with its zone, like 2015-02-24T22:27:14.456Z; "yesterday" is not."#,
         ])
+    }
+
+    /// Issue 26, item 6: a file cut anywhere inside its last location is refused whole, in each
+    /// format, and said to be in the format it is (a cut GeoJSON is not "JSON lines").
+    @Test(arguments: ExportFormat.allCases)
+    func aFileCutInsideItsLastLocationIsRefusedWhole(format: ExportFormat) {
+        var grace = LocationExportTests.ada
+        grace.objectId = "grace00001"
+        grace.updatedAt += 123_456
+        let head = format.header + format.entry(LocationExportTests.ada, first: true)
+        let text = head + format.entry(grace, first: false) + format.footer
+        #expect(LocationImport.read(Data(text.utf8), now: 0).rows.count == 2)
+        let bytes = Array(text.utf8)
+        // From just inside the last location to before the final line break (a file cut there is whole).
+        let lastStart = head.utf8.count + (format == .geojson ? 2 : 0)
+        let cuts = (lastStart + 1)..<(bytes.count - (format == .csv ? 2 : 1))
+        #expect(cuts.count > 20)
+        for cut in cuts {
+            let reading = LocationImport.read(Data(bytes[..<cut]), now: 0)
+            #expect(!reading.problems.isEmpty, "\(format) cut at \(cut) of \(bytes.count): \(String(decoding: bytes[(cut - 12)..<cut], as: UTF8.self))")
+            if format == .geojson { #expect(reading.format == "GeoJSON") }
+        }
+    }
+
+    /// A date without its zone is not a moment, and one without its seconds is most likely cut.
+    @Test(arguments: ["2015-02-24T22:27:14.456", "2015-02-24T22:27:14", "2015-02-24T22:27", "2015-02-24", "2015-02-24T22:27:14.456+02"])
+    func aDateWithoutItsZoneOrCutShortIsRefused(date: String) {
+        let csv = "mapString,mediaURL,latitude,longitude,createdAt\r\nLima,https://example.com,-12,-77,\(date)\r\n"
+        let line = #"{"mapString": "Lima", "mediaURL": "https://example.com", "latitude": -12, "longitude": -77, "createdAt": "\#(date)"}"#
+        for text in [csv, line] {
+            let reading = LocationImport.read(Data(text.utf8), now: 0)
+            #expect(reading.rows.isEmpty && reading.problems.count == 1, "\(date) in \(reading.format)")
+        }
+    }
+
+    @Test func aLastRowWithAnEmptyLastCellIsWholeWhenALineBreakEndsIt() {
+        let csv = "mapString,mediaURL,latitude,longitude,createdAt\r\nLima,https://example.com,-12,-77,"
+        for (ending, whole) in [("\r\n", true), ("\n", true), ("", false)] {
+            let reading = LocationImport.read(Data((csv + ending).utf8), now: 0)
+            #expect(reading.problems.isEmpty == whole, "ending \(ending.debugDescription)")
+        }
+    }
+
+    @Test func aDateWithAnOffsetIsTheMomentItSays() throws {
+        let line = #"{"mapString": "Lima", "mediaURL": "https://example.com", "latitude": -12, "longitude": -77, "createdAt": "2015-02-24T17:27:14.456-05:00"}"#
+        let reading = LocationImport.read(Data(line.utf8), now: 0)
+        #expect(try #require(reading.rows.first).location.createdAt == WireTime.parseMillis("2015-02-24T22:27:14.456Z"))
     }
 
     @Test func aGeoJSONFeatureIsWhereItsPointIs() throws {
