@@ -81,14 +81,28 @@ extension SQLStore: ModerationStore {
             audit: audit, stillBlocked: { $0.isAdmin })
     }
 
+    /// Disabling also hides the account's pin (at the same moment, so that enabling it again can
+    /// tell that hiding from an admin's own and show the pin again); both are announced.
     public func setDisabled(key: String, disabledAt: Int64?, audit: AuditEntry) async throws -> AccountChange {
         guard let disabledAt else {
-            return try await changeAccount(key, "UPDATE accounts SET disabled_at = NULL WHERE key = \(bind: key) AND disabled_at IS NOT NULL", audit: audit)
+            // Read before the account's disabled_at is cleared, in the same transaction.
+            let showAgain = SQLQueryString("""
+                UPDATE student_locations SET hidden_at = NULL
+                WHERE owner_key = \(bind: key) AND hidden_at = (SELECT disabled_at FROM accounts WHERE key = \(bind: key))
+                RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
+                """)
+            return try await changeAccount(
+                key, "UPDATE accounts SET disabled_at = NULL WHERE key = \(bind: key) AND disabled_at IS NOT NULL",
+                pin: (showAgain, before: true), audit: audit)
         }
+        let hide = SQLQueryString("""
+            UPDATE student_locations SET hidden_at = \(bind: disabledAt) WHERE owner_key = \(bind: key) AND hidden_at IS NULL
+            RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
+            """)
         return try await changeAccount(key, """
             UPDATE accounts SET disabled_at = \(bind: disabledAt)
             WHERE key = \(bind: key) AND disabled_at IS NULL AND (NOT is_admin OR \(Self.anotherActiveAdmin(than: key)))
-            """, also: [SQLQueryString("DELETE FROM sessions WHERE account_key = \(bind: key)")], audit: audit,
+            """, also: [SQLQueryString("DELETE FROM sessions WHERE account_key = \(bind: key)")], pin: (hide, before: false), audit: audit,
             // Still enabled after the update matched nothing: an admin, the last active one.
             stillBlocked: { !$0.isDisabled })
     }
@@ -219,8 +233,12 @@ extension SQLStore {
     /// runs writes in turn): two admins demoting each other at once cannot leave none.
     /// `stillBlocked` says, of the account as it is after a change that matched no row, whether the
     /// last-admin rule refused it (rather than there being nothing to do).
+    /// Changes an account under the admins' lock, with `also` after it and its audit entry; `pin`
+    /// changes the account's pin too (before or after the account's change), announced as the
+    /// pin leaving the public map or coming back.
     private func changeAccount(
-        _ key: String, _ change: SQLQueryString, also: [any SQLExpression] = [], audit: AuditEntry,
+        _ key: String, _ change: SQLQueryString, also: [any SQLExpression] = [],
+        pin: (statement: SQLQueryString, before: Bool)? = nil, audit: AuditEntry,
         stillBlocked: @Sendable (Account) -> Bool = { _ in false }
     ) async throws -> AccountChange {
         guard key.isStorable else { return .notFound }
@@ -228,14 +246,19 @@ extension SQLStore {
         if SchemaDialect(writer.database.dialect).isPostgres {
             statements.append(SQLQueryString("SELECT pg_advisory_xact_lock(hashtext('onthemap-admins:' || current_schema())) IS NULL AS locked"))
         }
+        if let pin, pin.before { statements.append(pin.statement) }
+        let changeIndex = statements.count
         statements.append(change + " RETURNING \(unsafeRaw: Self.accountColumns)")
         statements += also
+        if let pin, !pin.before { statements.append(pin.statement) }
+        let pinIndex = pin.map { $0.before ? changeIndex - 1 : statements.count - 1 }
         statements.append(Self.insert(audit))
-        let changeIndex = statements.count - also.count - 2
         do {
             return try await writer.perform(WriteUnit(statements) { rows in
                 guard let row = rows[changeIndex].first else { throw NothingChanged() }
-                return (.changed(try Self.account(from: row)), [])
+                let pins = try pinIndex.map { try rows[$0].map(Self.owned(from:)) } ?? []
+                let announced: [LocationChange.Kind] = pins.map { $0.isHidden ? .deleted(objectId: $0.location.objectId) : .created($0.location) }
+                return (.changed(try Self.account(from: row)), announced)
             })
         } catch is NothingChanged {
             // Nothing to do, or refused: which, the account as it is says.

@@ -6,6 +6,45 @@ import Testing
 
 /// Issue 13, the admin area's reports, on both engines.
 @Suite struct ModerationStoreTests {
+    /// Issue 26, item 6: a disabled account's pin leaves the public map with it (announced as a
+    /// deletion), and comes back when the account is enabled again; a pin an admin hid on its own
+    /// stays hidden.
+    @Test func disablingAnAccountHidesItsPinUntilItIsEnabled() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let (troll, hiddenBefore) = (try await store.newAccount("Troll"), try await store.newAccount("Hidden"))
+            let pin = try await store.pin(troll, at: "Trolling")
+            let otherPin = try await store.pin(hiddenBefore, at: "Spam")
+            func audit(_ action: AuditEntry.Action, _ target: String, at: Int64) -> AuditEntry {
+                AuditEntry(at: at, actorKey: nil, actorEmail: "admin@example.com", action: action, target: target, detail: "")
+            }
+            _ = try await store.setHidden(objectId: otherPin.objectId, hiddenAt: 5_000, audit: audit(.hideLocation, otherPin.objectId, at: 5_000))
+            func visible() async throws -> [String] {
+                try await store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)])).results.map(\.mapString)
+            }
+            #expect(try await visible() == ["Trolling"])
+            let start = try await store.locationEventRange()?.upperBound ?? 0
+
+            for account in [troll, hiddenBefore] {
+                _ = try await store.setDisabled(key: account.key, disabledAt: 6_000, audit: audit(.disableAccount, account.key, at: 6_000))
+            }
+            #expect(try await visible().isEmpty)
+            #expect(try await store.location(objectId: pin.objectId)?.hiddenAt == 6_000)
+            #expect(try await store.location(objectId: otherPin.objectId)?.hiddenAt == 5_000, "an earlier hiding is kept")
+
+            for account in [troll, hiddenBefore] {
+                _ = try await store.setDisabled(key: account.key, disabledAt: nil, audit: audit(.enableAccount, account.key, at: 7_000))
+            }
+            #expect(try await visible() == ["Trolling"], "the pin the disabling hid is back; the one an admin hid is not")
+            try await store.waitUntilEventsAreFinal()
+            let events = try await store.locationEvents(after: start, limit: 10)
+            #expect(events.map(\.kind) == [.deleted, .created])
+            #expect(events.allSatisfy { $0.objectId == pin.objectId })
+            try await database.close()
+        }
+    }
+
     /// A page of reported pins is a page of pins, however many reports one pin drew.
     @Test func reportedPinsArePagedByPinNewestFirst() async throws {
         try await TestDatabase.withFresh { temporary in
