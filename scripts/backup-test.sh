@@ -87,8 +87,23 @@ every_acknowledged_write sqlite "$work/restored.sqlite"
 check_refusal "sqlite: backup never overwrites" "already exists" "$binary" backup --database "$work/live.sqlite" "$work/backup.sqlite"
 check_refusal "sqlite: backup of a missing database" "no database at" "$binary" backup --database "$work/nothing.sqlite" "$work/other.sqlite"
 check_refusal "restore refuses a database with data" "not empty.*--replace" "$binary" restore --database "$work/restored.sqlite" "$work/backup.sqlite"
+# Under a running server with a live stream open (issue 26, item 6): the restore starts a new event
+# epoch, so the open stream reloads, and so does one resuming from the newest id before it.
+start_server "$work/server-restore.log" --database "$work/restored.sqlite" || exit 1
+curl -sN --max-time 20 "http://127.0.0.1:$port/v1/StudentLocation/events" >"$work/stream.txt" &
+stream_pid=$!
+for _ in $(seq 1 100); do grep -q "^event: ready" "$work/stream.txt" && break; sleep 0.05; done
+newest_before="$(grep -oE '^id: [0-9]+' "$work/stream.txt" | tail -1 | cut -c5-)"
 output="$("$binary" restore --replace --database "$work/restored.sqlite" "$work/backup.sqlite" 2>&1)" \
-    && pass "restore --replace over data" || fail "restore --replace" "$output"
+    && pass "restore --replace over data, under a running server" || fail "restore --replace" "$output"
+for _ in $(seq 1 100); do grep -q "^event: reload" "$work/stream.txt" && break; sleep 0.05; done
+grep -q "^event: reload" "$work/stream.txt" && pass "the server's open stream is told to reload" \
+    || fail "no reload on the open stream after the restore" "$(cat "$work/stream.txt")"
+resumed="$(curl -sN --max-time 2 -H "Last-Event-ID: $newest_before" "http://127.0.0.1:$port/v1/StudentLocation/events")"
+grep -q "^event: reload" <<<"$resumed" && pass "a stream resuming from before the restore reloads" \
+    || fail "a stream resuming from $newest_before after the restore" "$resumed"
+kill "$stream_pid" 2>/dev/null; wait "$stream_pid" 2>/dev/null
+kill -TERM "${server_pids[-1]}"; wait "${server_pids[-1]}" 2>/dev/null; unset 'server_pids[-1]'
 echo "not a database" >"$work/junk.bin"
 check_refusal "restore of a file that is no backup" "not a backup" "$binary" restore --database "$work/x.sqlite" "$work/junk.bin"
 check_refusal "restore of a missing file" "no file" "$binary" restore --database "$work/x.sqlite" "$work/missing.sqlite"

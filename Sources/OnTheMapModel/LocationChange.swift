@@ -7,6 +7,9 @@ public struct LocationChange: Sendable, Equatable {
         case deleted(objectId: String)
         /// Another process (the CLI, a second server) changed the database; which rows is not known.
         case unknown
+        /// The data was rewritten under the event log (a restore, a copy with `--replace`, an
+        /// import): the log starts a new epoch, and every reader of it reloads.
+        case rewritten
     }
 
     /// 1 for the first change this process announced, then one more for each.

@@ -96,6 +96,9 @@ public enum DataCopy {
             }
             reports.append(TableReport(table: table.name, rows: sourceRows, checksum: sourceSum))
         }
+        // Streams of servers on the target, live or resuming, reload: the log's events described
+        // the data that was there before.
+        try await target.startLocationEventEpoch()
         return reports
     }
 

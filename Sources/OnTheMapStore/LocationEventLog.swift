@@ -8,6 +8,8 @@ import SQLKit
 public struct LocationEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case created, updated, deleted
+        /// A new epoch: the data was rewritten, the events before are gone; readers reload.
+        case reload
     }
 
     public let id: Int64
@@ -31,24 +33,34 @@ public struct LocationEvent: Sendable, Equatable {
 public enum LocationEventLog {
     /// The statements that record `changes` (none for `.unknown`, which no writer produces). On
     /// SQLite the database numbers them; PostgreSQL writers pass `TransactionOrderedIDs.id(ordinal:)`.
+    /// `.rewritten` starts an epoch: the events before it are deleted (they describe data that is
+    /// gone), a `reload` event takes their place, and the pruning mark rises to it, so that a
+    /// stream resuming from any earlier id reloads too.
     public static func statements(
         for changes: [LocationChange.Kind], at now: Int64, id: ((Int) -> any SQLExpression)? = nil
     ) -> [any SQLExpression] {
-        changes.filter { if case .unknown = $0 { false } else { true } }.enumerated().compactMap { ordinal, change in
+        changes.filter { if case .unknown = $0 { false } else { true } }.enumerated().flatMap { ordinal, change -> [any SQLExpression] in
             let (kind, objectId, payload): (LocationEvent.Kind, String, String?)
             switch change {
             case .created(let location): (kind, objectId, payload) = (.created, location.objectId, LocationJSON.object(location))
             case .updated(let location): (kind, objectId, payload) = (.updated, location.objectId, LocationJSON.object(location))
             case .deleted(let id): (kind, objectId, payload) = (.deleted, id, nil)
-            case .unknown: return nil
+            case .rewritten: (kind, objectId, payload) = (.reload, "", nil)
+            case .unknown: return []
             }
             // Without an id expression the column is left out, and the database numbers the event.
             let (idColumn, idValue) = id.map { (SQLRaw("id, "), SQLList([$0(ordinal), SQLRaw(", ")], separator: SQLRaw(""))) }
                 ?? (SQLRaw(""), SQLList([]))
-            return SQLQueryString("""
+            let insert = SQLQueryString("""
                 INSERT INTO location_events (\(idColumn)kind, object_id, payload, at)
                 VALUES (\(idValue)\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
                 """)
+            guard kind == .reload else { return [insert] }
+            return [
+                SQLQueryString("DELETE FROM location_events"),
+                insert,
+                SQLQueryString("UPDATE location_event_log SET pruned_through = (SELECT MAX(id) FROM location_events)"),
+            ]
         }
     }
 }
@@ -144,6 +156,12 @@ extension SQLStore: LocationEventStore {
 
     public func locationEventsPrunedThrough() async throws -> Int64 {
         try await reader.raw("SELECT pruned_through FROM location_event_log").first()?.decode(column: "pruned_through", as: Int64.self) ?? 0
+    }
+
+    /// Starts a new epoch of the log after the data was rewritten under it (restore, copy-data,
+    /// import): every stream, live or resuming from any earlier id, is told to reload.
+    public func startLocationEventEpoch() async throws {
+        try await writer.perform(WriteUnit([]) { _ in ((), [.rewritten]) })
     }
 
     /// Raises the pruning mark first, then deletes only up to it, in one transaction: events that

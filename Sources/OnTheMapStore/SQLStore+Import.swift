@@ -12,7 +12,8 @@ extension SQLStore {
     /// objectId the database already holds refuses the whole import. A location is owned by the
     /// account whose key is its uniqueKey (as the API's writes are) when that account exists and has
     /// no pin yet; otherwise it is stored without an owner, as an anonymous post is. Returns how many
-    /// got an owner. Running servers see the new pins (they are announced as created).
+    /// got an owner. The import starts a new epoch of the event log (one event, however many rows):
+    /// running servers' live streams reload their list.
     public func importLocations(_ locations: [StudentLocation]) async throws -> Int {
         let chunks = stride(from: 0, to: locations.count, by: 200).map { Array(locations[$0..<min($0 + 200, locations.count)]) }
         var existing: [String] = []
@@ -46,8 +47,7 @@ extension SQLStore {
             statements.append(SQLList([SQLRaw("INSERT INTO student_locations (\(Self.locationColumns)) VALUES "), SQLList(rows)], separator: SQLRaw("")))
             offset += chunk.count
         }
-        let created = locations.map { LocationChange.Kind.created($0) }
-        try await writer.perform(WriteUnit(statements) { _ in ((), created) })
+        try await writer.perform(WriteUnit(statements) { _ in ((), [.rewritten]) })
         return owners.compactMap { $0 }.count
     }
 }

@@ -94,6 +94,15 @@ struct RestoreCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("restore: \(error)")
         }
+        // The dump brought its own event log: a new epoch makes every stream reload instead.
+        let restored = try await database.open(logger: logger)
+        do {
+            try await restored.store.startLocationEventEpoch()
+        } catch {
+            try? await restored.close()
+            throw error
+        }
+        try await restored.close()
         print("Restored \(file) into \(address) with pg_restore.")
     }
 }

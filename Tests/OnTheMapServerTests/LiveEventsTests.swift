@@ -95,6 +95,32 @@ import Testing
         }
     }
 
+    /// Issue 26, item 6: an import (like a restore or a copy with --replace) rewrites the data
+    /// under the log; every stream reloads, live or resuming from any id before it.
+    @Test func anImportMakesEveryStreamReload() async throws {
+        try await Self.live({ $0.live.heartbeat = .seconds(3600) }) { server, port in
+            let live = try await EventStreamClient(port: port)
+            let ready = try #require(try await live.next())
+            let student = try await server.signUp()
+            _ = try await server.postLocation(as: student, mapString: "Before the import")
+            let newest = try #require(try await live.next()).id!
+            let imported = StudentLocation(
+                objectId: "imported01", uniqueKey: "u1", firstName: "Im", lastName: "Ported", mapString: "Imported", mediaURL: "https://example.com",
+                latitude: 1, longitude: 2, createdAt: 1_500_000_000_000, updatedAt: 1_500_000_000_000)
+            _ = try await server.store.importLocations([imported])
+            let reload = try #require(try await live.next())
+            #expect(reload.name == "reload")
+            #expect(Int64(reload.id!)! > Int64(newest)!)
+            try await server.store.waitUntilEventsAreFinal()
+            for before in [ready.id!, newest] {
+                let resuming = try await EventStreamClient(port: port, headers: [("Last-Event-ID", before)])
+                #expect(try await resuming.events(through: "ready").map(\.name) == ["reload", "ready"], "resuming after \(before)")
+            }
+            let afterReload = try await EventStreamClient(port: port, headers: [("Last-Event-ID", reload.id!)])
+            #expect(try await afterReload.events(through: "ready").map(\.name) == ["ready"])
+        }
+    }
+
     @Test func idleStreamsCarryHeartbeats() async throws {
         try await Self.live({ $0.live.heartbeat = .milliseconds(100) }) { server, port in
             let stream = try await EventStreamClient(port: port)

@@ -102,6 +102,13 @@ import Testing
             let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
             #expect(reports.map(\.rows) == [2, 3, 2, 2, 1, 2, 1])
             #expect(try await target.store.account(key: stranger.key) == nil)
+            // Issue 26, item 6: the target's log starts a new epoch. Its events described the
+            // replaced data; one `reload` takes their place, and the pruning mark is at it, so
+            // that a stream resuming from any earlier id reloads.
+            try await target.store.waitUntilEventsAreFinal()
+            let log = try await target.store.locationEvents(after: 0, limit: 10)
+            #expect(log.map(\.kind) == [.reload])
+            #expect(try await target.store.locationEventsPrunedThrough() == log.first?.id)
             try await target.close()
         }
         try await source.close()

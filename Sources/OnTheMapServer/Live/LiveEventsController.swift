@@ -131,9 +131,13 @@ enum ServerSentEvent {
         "id: \(id)\nevent: \(name)\ndata: \(data)\n\n"
     }
 
-    /// A location event: the location as the list shows it, or its objectId when deleted.
+    /// A location event: the location as the list shows it, or its objectId when deleted; for a
+    /// new epoch (the data was replaced), `reload`.
     static func frame(for event: LocationEvent) -> String {
+        if event.kind == .reload { return frame(name: "reload", id: event.id, data: replacedReason) }
         let data = event.payload ?? #"{"objectId":\#(LocationJSON.quoted(event.objectId))}"#
         return frame(name: event.kind.rawValue, id: event.id, data: data)
     }
+
+    static let replacedReason = #"{"reason":"the data was replaced (a restore, a copy or an import)"}"#
 }
