@@ -10,6 +10,10 @@ public struct LocationChange: Sendable, Equatable {
         /// The data was rewritten under the event log (a restore, a copy with `--replace`, an
         /// import): the log starts a new epoch, and every reader of it reloads.
         case rewritten
+        /// The channel that carries other instances' changes was lost (the database restarting or
+        /// unreachable): changes may go unheard until it is back, so live streams are ended with
+        /// `reconnect` and resume from the log once the database answers again.
+        case interrupted
     }
 
     /// 1 for the first change this process announced, then one more for each.

@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OnTheMapModel
@@ -128,14 +129,20 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     /// Listens on the change channel and announces every other instance's committed location
     /// changes. A lost connection is retried every `interval`; since notifications sent meanwhile
     /// are lost, each reconnection itself counts as a change.
+    /// Losing the channel is announced too (`.interrupted`, once per loss): live streams cannot
+    /// hear every change meanwhile, so they are ended and resume from the log.
     public func watchExternalWrites(every interval: Duration) async throws {
-        var reconnecting = false
+        let listening = NIOLockedValueBox((ever: false, now: false))
         while true {
             try Task.checkCancellation()
             do {
                 try await listener.withConnection { connection in
                     try await connection.listen(on: channel.name) { notifications in
-                        if reconnecting { store.changes.publish([.unknown]) }
+                        let before = listening.withLockedValue { state in
+                            defer { state = (true, true) }
+                            return state.ever
+                        }
+                        if before { store.changes.publish([.unknown]) }
                         for try await notification in notifications where notification.payload != channel.instanceID {
                             store.changes.publish([.unknown])
                         }
@@ -144,7 +151,11 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             } catch where !Task.isCancelled {
                 logger.warning("Lost the PostgreSQL change channel, reconnecting: \(error)")
             }
-            reconnecting = true
+            let wasListening = listening.withLockedValue { state in
+                defer { state.now = false }
+                return state.now
+            }
+            if wasListening { store.changes.publish([.interrupted]) }
             try await Task.sleep(for: interval)
         }
     }

@@ -92,7 +92,10 @@ func buildRouter(
         signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
     let hub = LocationEventHub(store: store, logger: logger)
-    store.changes.subscribe { _ in
+    store.changes.subscribe { change in
+        // A lost change channel ends the streams, but keeps the cached list: it still answers
+        // while the database is away.
+        if change.kind == .interrupted { return hub.interrupt(reason: "database unavailable") }
         listCache.invalidate()
         hub.poke()
     }

@@ -31,7 +31,7 @@ public struct LocationEvent: Sendable, Equatable {
 
 /// How writers record the changes of a write, inside its transaction.
 public enum LocationEventLog {
-    /// The statements that record `changes` (none for `.unknown`, which no writer produces). On
+    /// The statements that record `changes` (none for `.unknown` or `.interrupted`, which no writer produces). On
     /// SQLite the database numbers them; PostgreSQL writers pass `TransactionOrderedIDs.id(ordinal:)`.
     /// `.rewritten` starts an epoch: the events before it are deleted (they describe data that is
     /// gone), a `reload` event takes their place, and the pruning mark rises to it, so that a
@@ -39,14 +39,14 @@ public enum LocationEventLog {
     public static func statements(
         for changes: [LocationChange.Kind], at now: Int64, id: ((Int) -> any SQLExpression)? = nil
     ) -> [any SQLExpression] {
-        changes.filter { if case .unknown = $0 { false } else { true } }.enumerated().flatMap { ordinal, change -> [any SQLExpression] in
+        changes.filter { $0.isRecorded }.enumerated().flatMap { ordinal, change -> [any SQLExpression] in
             let (kind, objectId, payload): (LocationEvent.Kind, String, String?)
             switch change {
             case .created(let location): (kind, objectId, payload) = (.created, location.objectId, LocationJSON.object(location))
             case .updated(let location): (kind, objectId, payload) = (.updated, location.objectId, LocationJSON.object(location))
             case .deleted(let id): (kind, objectId, payload) = (.deleted, id, nil)
             case .rewritten: (kind, objectId, payload) = (.reload, "", nil)
-            case .unknown: return []
+            case .unknown, .interrupted: return []
             }
             // Without an id expression the column is left out, and the database numbers the event.
             let (idColumn, idValue) = id.map { (SQLRaw("id, "), SQLList([$0(ordinal), SQLRaw(", ")], separator: SQLRaw(""))) }
@@ -61,6 +61,17 @@ public enum LocationEventLog {
                 insert,
                 SQLQueryString("UPDATE location_event_log SET pruned_through = (SELECT MAX(id) FROM location_events)"),
             ]
+        }
+    }
+}
+
+extension LocationChange.Kind {
+    /// Whether the change is a row of the event log (`.unknown` and `.interrupted` are news about
+    /// other processes, not changes this one makes).
+    var isRecorded: Bool {
+        switch self {
+        case .created, .updated, .deleted, .rewritten: true
+        case .unknown, .interrupted: false
         }
     }
 }

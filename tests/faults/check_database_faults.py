@@ -5,6 +5,8 @@ SQLite: the file's disk fills up, then space returns. Throughout, every request 
 within DEADLINE seconds (all but a few within TYPICAL), never with a 500: a failure is a 503 with `Retry-After` in its path
 family's JSON shape, `/readyz` says not ready with the reason while the database is away, the
 server recovers by itself within RECOVERY seconds, and every acknowledged write is in the database.
+On PostgreSQL a live stream is told to `reconnect` when the database goes away, is refused with 503
+while it is away, and once resumed has seen every acknowledged write.
 Each check prints `ok` or `FAIL`; the exit status is the number of failures.
 
     python3 check_database_faults.py BASE postgres|sqlite FAULT_COMMAND...
@@ -67,6 +69,7 @@ class Record:
         self.lock = threading.Lock()
         self.answers = []  # (kind, status, headers, body, seconds, at)
         self.acknowledged = {}  # token -> last acknowledged mapString
+        self.every_acknowledged = set()  # every acknowledged mapString
         self.attempted = {}  # token -> mapStrings sent after the last acknowledged one
 
     def add(self, kind, status, headers, body, seconds):
@@ -88,6 +91,7 @@ def writer(token, record, stop):
         if status == 200:
             with record.lock:
                 record.acknowledged[token] = place
+                record.every_acknowledged.add(place)
                 record.attempted[token] = []
         time.sleep(0.02)
 
@@ -99,6 +103,58 @@ def reader(record, stop):
         status, headers, body, seconds = call("GET", "/readyz")
         record.add("ready", status, headers, body, seconds)
         time.sleep(0.02)
+
+
+class StreamFollower(threading.Thread):
+    """A live-map client: follows the event stream, and when it ends opens it again with the last
+    id it saw, waiting `Retry-After` after a refusal, as the web client does."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.places = set()
+        self.last_id = None
+        self.reconnects = []  # (seconds since START, reason)
+        self.refusals = []  # (seconds since START, status)
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            try:
+                self.follow()
+            except (OSError, http.client.HTTPException, ValueError):
+                time.sleep(0.2)
+
+    def follow(self):
+        connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=30)
+        try:
+            headers = {"Last-Event-ID": self.last_id} if self.last_id else {}
+            connection.request("GET", "/v1/StudentLocation/events", headers=headers)
+            response = connection.getresponse()
+            if response.status != 200:
+                self.refusals.append((round(time.monotonic() - START, 2), response.status))
+                response.read()
+                time.sleep(float(response.getheader("Retry-After") or 1))
+                return
+            event = {}
+            while not self.stopping.is_set():
+                line = response.readline()
+                if not line:
+                    time.sleep(0.2)  # as an EventSource waits its `retry` before reconnecting
+                    return
+                line = line.decode("utf-8").rstrip("\n")
+                if line:
+                    field, _, value = line.partition(":")
+                    event[field] = value.removeprefix(" ")
+                    continue
+                if "id" in event:
+                    self.last_id = event["id"]
+                if event.get("event") in ("created", "updated"):
+                    self.places.add(json.loads(event["data"]).get("mapString"))
+                elif event.get("event") == "reconnect":
+                    self.reconnects.append((round(time.monotonic() - START, 2), json.loads(event["data"]).get("reason")))
+                event = {}
+        finally:
+            connection.close()
 
 
 def sign_up(number):
@@ -142,6 +198,8 @@ def main():
     # Daemons: should a check itself fail with an exception, the load does not keep the process alive.
     threads = [threading.Thread(target=writer, args=(token, record, stop), daemon=True) for token in tokens]
     threads += [threading.Thread(target=reader, args=(record, stop), daemon=True) for _ in range(READERS)]
+    follower = StreamFollower()
+    follower.start()
     for thread in threads:
         thread.start()
     time.sleep(2)
@@ -172,6 +230,19 @@ def main():
     stop.set()
     for thread in threads:
         thread.join()
+    if ENGINE == "postgres":
+        deadline = time.monotonic() + 10
+        while not record.every_acknowledged <= follower.places and time.monotonic() < deadline:
+            time.sleep(0.1)
+        follower.stopping.set()
+        crash_at = dict(PHASES)["crash"]
+        told = [at for at, reason in follower.reconnects if crash_at <= at <= crash_at + 2 and reason == "database unavailable"]
+        check("a live stream is told to reconnect within 2 s of the database going away", told, f"{follower.reconnects}; phases {PHASES}")
+        check(f"reopening it is refused while the database is away (503 with Retry-After), {len(follower.refusals)} times",
+              follower.refusals and all(status == 503 for _, status in follower.refusals), follower.refusals[:5])
+        missing = record.every_acknowledged - follower.places
+        check(f"the resumed stream has every one of the {len(record.every_acknowledged)} acknowledged writes",
+              not missing, sorted(missing)[:5])
     recovered = first_success_after(record, "write", back)
     check(f"writes succeed again within {RECOVERY:.0f} s of the database coming back, with no restart",
           recovered is not None and recovered <= RECOVERY, recovered)

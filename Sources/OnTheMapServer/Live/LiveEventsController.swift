@@ -34,6 +34,9 @@ struct LiveEventsController: Sendable {
         // nginx passes the stream through as it comes rather than buffering it.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        // Resuming reads the log: with the database away, that is a 503 with Retry-After here,
+        // before the stream's 200 has gone out (the client waits, then tries again).
+        if resumeAfter != nil { _ = try await log.locationEventsPrunedThrough() }
         let clientGone = await ClientDisconnectWatch.clientGone(on: context.channel)
         return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
             try await run(resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
@@ -49,10 +52,24 @@ struct LiveEventsController: Sendable {
     ) async throws {
         guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
         defer { slot.close() }
-        let subscription = try await hub.subscribe()
+        // The database going away after the check in `stream`: past the 200, the stream can only say so.
+        let databaseAway = ServerSentEvent.reconnect(reason: "database unavailable")
+        let subscription: LocationEventHub.Subscription
+        do {
+            subscription = try await hub.subscribe()
+        } catch StoreError.unavailable {
+            try await writer.write(ByteBuffer(string: databaseAway))
+            return try await writer.finish(nil)
+        }
         defer { subscription.cancel() }
         clientGone?.whenComplete { _ in subscription.cancel() }
-        let opening = try await self.opening(resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+        let opening: (text: String, lastID: Int64)
+        do {
+            opening = try await self.opening(resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+        } catch StoreError.unavailable {
+            try await writer.write(ByteBuffer(string: databaseAway))
+            return try await writer.finish(nil)
+        }
         let heartbeat = Task { [interval = settings.heartbeat] in
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
@@ -71,9 +88,12 @@ struct LiveEventsController: Sendable {
                 lastSent = event.id
             case .event:
                 continue
+            case .end(let reason):
+                try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: reason)))
+                return try await writer.finish(nil)
             }
         }
-        if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect)) }
+        if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: "server restarting"))) }
         try await writer.finish(nil)
     }
 
@@ -123,9 +143,12 @@ enum ServerSentEvent {
     /// An event, not a comment, so that a client can notice a stream gone silent (a dead network
     /// after sleep) and reconnect; with no id, it leaves the client's last event id alone.
     static let heartbeat = "event: heartbeat\ndata: {}\n\n"
-    /// The last frame of a stream whose server is shutting down: no id (the client keeps its own),
-    /// and the client opens a new stream at once, which the proxy sends to another instance.
-    static let reconnect = "event: reconnect\ndata: {\"reason\":\"server restarting\"}\n\n"
+    /// The last frame of a stream whose server is shutting down, or which can no longer hear every
+    /// change: no id (the client keeps its own), and the client opens a new stream at once, which
+    /// the proxy sends to another instance.
+    static func reconnect(reason: String) -> String {
+        "event: reconnect\ndata: {\"reason\":\(LocationJSON.quoted(reason))}\n\n"
+    }
 
     static func frame(name: String, id: Int64, data: String) -> String {
         "id: \(id)\nevent: \(name)\ndata: \(data)\n\n"

@@ -14,6 +14,8 @@ final class LocationEventHub: Sendable {
     enum Item: Sendable {
         case event(LocationEvent)
         case heartbeat
+        /// The stream ends here: its client reconnects, and resumes from the log.
+        case end(reason: String)
     }
 
     /// One stream's place in the hub, until `cancel`.
@@ -153,6 +155,20 @@ final class LocationEventHub: Sendable {
             return Array(overflowing.values)
         }
         for continuation in overflowing { continuation.finish() }
+    }
+
+    /// Ends every stream with `reason`: changes can no longer be heard for sure (the database's
+    /// change channel was lost). Clients reconnect and resume from the log once it answers.
+    func interrupt(reason: String) {
+        let ended = state.withLockedValue { state -> [AsyncStream<Item>.Continuation] in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for continuation in ended {
+            continuation.yield(.end(reason: reason))
+            continuation.finish()
+        }
+        if !ended.isEmpty { logger.notice("Ended \(ended.count) live streams: \(reason)") }
     }
 
     fileprivate func remove(_ id: UUID) {
