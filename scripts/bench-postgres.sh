@@ -63,26 +63,30 @@ rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
 requests() { awk '/requests in/ {print $1}' <<<"$1"; }
 refused() { awk '/Non-2xx/ {print $5}' <<<"$1"; }
 ticks_per_second="$(getconf CLK_TCK)"
-# measure PID URL [wrk args...]: "requests/s ms-of-CPU-per-request non-2xx" for a wrk run at 32 connections.
+postmaster="$(head -1 "$work/pg/data/postmaster.pid")"
+# measure PID URL [wrk args...]: "requests/s server-CPU-ms-per-request non-2xx PostgreSQL-CPU-ms-per-request"
+# for a wrk run at 32 connections (PostgreSQL's: the postmaster and its backends, whatever they serve).
 measure() {
-    local pid="$1" url="$2" before after out
+    local pid="$1" url="$2" before after pg_before pg_after out n
     shift 2
     wrk -t2 -c32 -d2s "$@" "$url" >/dev/null  # warm-up: connections, caches, prepared statements
-    before="$(cpu_ticks "$pid")"
+    before="$(cpu_ticks "$pid")"; pg_before="$(cpu_ticks "$postmaster")"
     out="$(wrk -t2 -c32 -d"${seconds}s" "$@" "$url")"
-    after="$(cpu_ticks "$pid")"
-    printf '%s %s %s\n' "$(rps "$out")" \
-        "$(awk -v t="$((after - before))" -v n="$(requests "$out")" -v hz="$ticks_per_second" 'BEGIN { printf "%.2f", t * 1000 / hz / n }')" \
-        "$(refused "$out")"
+    after="$(cpu_ticks "$pid")"; pg_after="$(cpu_ticks "$postmaster")"
+    n="$(requests "$out")"
+    printf '%s %s %s %s\n' "$(rps "$out")" \
+        "$(awk -v t="$((after - before))" -v n="$n" -v hz="$ticks_per_second" 'BEGIN { printf "%.2f", t * 1000 / hz / n }')" \
+        "$(refused "$out" | grep . || echo 0)" \
+        "$(awk -v t="$((pg_after - pg_before))" -v n="$n" -v hz="$ticks_per_second" 'BEGIN { printf "%.2f", t * 1000 / hz / n }')"
 }
 
-read -r pg_page pg_page_cpu pg_page_refused < <(measure "$pg_pid" "http://127.0.0.1:$pg_port$page")
-read -r sqlite_page sqlite_page_cpu _ < <(measure "$sqlite_pid" "http://127.0.0.1:$sqlite_port$page")
-read -r reference_page reference_page_cpu _ < <(measure "$reference_pid" "http://127.0.0.1:$reference_port$page")
+read -r pg_page pg_page_cpu pg_page_refused pg_page_db < <(measure "$pg_pid" "http://127.0.0.1:$pg_port$page")
+read -r sqlite_page sqlite_page_cpu _ _ < <(measure "$sqlite_pid" "http://127.0.0.1:$sqlite_port$page")
+read -r reference_page reference_page_cpu _ reference_page_db < <(measure "$reference_pid" "http://127.0.0.1:$reference_port$page")
 
 mapfile -t tokens < <(sign_up_writers "http://127.0.0.1:$pg_port" 32 "$work")
 writers_lua "$work/writers.lua" "${tokens[@]}"
-read -r pg_writes pg_writes_cpu pg_writes_refused < <(measure "$pg_pid" "http://127.0.0.1:$pg_port" -s "$work/writers.lua")
+read -r pg_writes pg_writes_cpu pg_writes_refused pg_writes_db < <(measure "$pg_pid" "http://127.0.0.1:$pg_port" -s "$work/writers.lua")
 
 # pgbench: the durable one-row UPDATE by primary key, on the same table, at 32 clients.
 cat >"$work/update.sql" <<SQL
@@ -129,13 +133,16 @@ cat <<MARKDOWN
 - Load: wrk, 2 threads, 32 connections, ${seconds} s per row after a 2 s warm-up. CPU: the process's user + system time during the run
   over the requests answered.
 
-| what | requests/s | CPU per request |
-|---|---|---|
-| uncached 100-row page, server on PostgreSQL | $pg_page | $pg_page_cpu ms |
-| the same page, server on SQLite | $sqlite_page | $sqlite_page_cpu ms |
-| the same page, FastAPI + asyncpg + orjson, same database | $reference_page | $reference_page_cpu ms (both workers) |
-| 32 students overwriting their pins, server on PostgreSQL (durable) | $pg_writes | $pg_writes_cpu ms |
-| pgbench, durable one-row UPDATE by primary key, 32 clients | $pgbench_tps | – |
+| what | requests/s | server CPU per request | PostgreSQL CPU per request |
+|---|---|---|---|
+| uncached 100-row page, server on PostgreSQL | $pg_page | $pg_page_cpu ms | $pg_page_db ms |
+| the same page, server on SQLite | $sqlite_page | $sqlite_page_cpu ms | – |
+| the same page, FastAPI + asyncpg + orjson, same database | $reference_page | $reference_page_cpu ms (both workers) | $reference_page_db ms |
+| 32 students overwriting their pins, server on PostgreSQL (durable) | $pg_writes | $pg_writes_cpu ms | $pg_writes_db ms |
+| pgbench, durable one-row UPDATE by primary key, 32 clients | $pgbench_tps | – | – |
+
+The ceiling CPU sets on $(nproc) cores, server and PostgreSQL together: a page on PostgreSQL at most
+$(awk -v a="$pg_page_cpu" -v b="$pg_page_db" -v c="$(nproc)" 'BEGIN { printf "%.0f", c * 1000 / (a + b) }')/s, FastAPI's at most $(awk -v a="$reference_page_cpu" -v b="$reference_page_db" -v c="$(nproc)" 'BEGIN { printf "%.0f", c * 1000 / (a + b) }')/s; an overwrite at most $(awk -v a="$pg_writes_cpu" -v b="$pg_writes_db" -v c="$(nproc)" 'BEGIN { printf "%.0f", c * 1000 / (a + b) }')/s (wrk's own CPU not counted).
 
 | target | measured | |
 |---|---|---|
