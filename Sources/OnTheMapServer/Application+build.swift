@@ -79,7 +79,7 @@ func buildRouter(
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
     let cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
-    let authenticator = SessionAuthenticator(sessions: store, accounts: store)
+    let authenticator = SessionAuthenticator(sessions: store)
     let accounts = AccountService(
         accounts: store, sessions: store, hasher: hasher,
         hashing: WorkLane(

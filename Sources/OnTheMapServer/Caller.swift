@@ -16,7 +16,6 @@ struct Caller: Sendable {
 /// only by the handlers that need it, so the hot list read costs no database query.
 struct SessionAuthenticator: Sendable {
     let sessions: any SessionStore
-    let accounts: any AccountStore
 
     /// The caller, or nil when the request carries no live session.
     func caller(of request: Request) async throws -> Caller? {
@@ -31,8 +30,8 @@ struct SessionAuthenticator: Sendable {
 
     /// The account holding session `token`, if it is live.
     func caller(token: String, viaCookie: Bool) async throws -> Caller? {
-        guard let session = try await sessions.session(tokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
-              let account = try await accounts.account(key: session.accountKey), !account.isDisabled else { return nil }
+        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
+              !account.isDisabled else { return nil }
         return Caller(account: account, token: token, viaCookie: viaCookie)
     }
 

@@ -127,6 +127,14 @@ extension SQLStore: SessionStore {
             expiresAt: try row.decode(column: "expires_at", as: Int64.self))
     }
 
+    public func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
+        let columns = Self.accountColumns.split(separator: ",").map { "accounts." + $0.trimmingCharacters(in: .whitespaces) }
+        return try await reader.raw("""
+            SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM sessions JOIN accounts ON accounts.key = sessions.account_key
+            WHERE sessions.token_hash = \(bind: sessionTokenHash) AND sessions.expires_at > \(bind: now)
+            """).first().map(Self.account(from:))
+    }
+
     public func deleteSession(tokenHash: String) async throws {
         try await writer.run(SQLQueryString("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)"))
     }

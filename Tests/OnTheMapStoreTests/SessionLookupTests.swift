@@ -1,0 +1,25 @@
+import OnTheMapModel
+@testable import OnTheMapStore
+import OnTheMapTestSupport
+import Testing
+
+/// A request's caller in one read: the account of a live session, nothing for an expired or
+/// unknown one (issue 26: one round trip fewer for every request that carries a session).
+@Suite struct SessionLookupTests {
+    @Test func aLiveSessionGivesItsAccountInOneRead() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let student = try await store.newAccount("Session")
+            try await store.insertSession(SessionRecord(tokenHash: "live", accountKey: student.key, createdAt: 1, expiresAt: 2_000))
+            try await store.insertSession(SessionRecord(tokenHash: "old", accountKey: student.key, createdAt: 1, expiresAt: 1_000))
+            // The account as `account(key:)` reads it, which the caller was looked up by before.
+            let stored = try #require(try await store.account(key: student.key))
+            #expect(try await store.account(sessionTokenHash: "live", now: 1_500) == stored)
+            #expect(try await store.account(sessionTokenHash: "live", now: 2_000) == nil, "expired at its expiry")
+            #expect(try await store.account(sessionTokenHash: "old", now: 1_500) == nil)
+            #expect(try await store.account(sessionTokenHash: "unknown", now: 1_500) == nil)
+            try await database.close()
+        }
+    }
+}
