@@ -24,7 +24,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1/healthz" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
 # The same 1,000 pins in both engines (PostgreSQL with its durable defaults, like SQLite's FULL).
 database="$(POSTGRES_DURABLE=1 "$root/scripts/postgres-test.sh" start "$work/pg")?sslmode=disable"
@@ -48,7 +47,7 @@ nginx_pid=$!
 sqlite_base="http://127.0.0.1:$sqlite_port"
 pg_base="http://127.0.0.1:${ports[0]}"
 cluster_base="http://127.0.0.1:$nginx_port"
-for base in "$sqlite_base" "$pg_base" "http://127.0.0.1:${ports[1]}" "http://127.0.0.1:${ports[2]}" "$cluster_base"; do wait_healthy "$base"; done
+for base in "$sqlite_base" "$pg_base" "http://127.0.0.1:${ports[1]}" "http://127.0.0.1:${ports[2]}" "$cluster_base"; do wait_healthy "$base/healthz"; done
 
 mapfile -t sqlite_tokens < <(sign_up_writers "$sqlite_base" 32 "$work")
 writers_lua "$work/sqlite-writers.lua" "${sqlite_tokens[@]}"

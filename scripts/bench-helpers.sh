@@ -23,6 +23,9 @@ http {
 CONF
 }
 
+# wait_healthy URL: waits up to 30 s for URL to answer 2xx; ends the benchmark otherwise.
+wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
+
 # seed_locations BINARY FILE ROWS: a database with ROWS pins, objectIds and creation dates in no particular order.
 seed_locations() {
     "$1" user list --database "$2" >/dev/null   # creates the schema

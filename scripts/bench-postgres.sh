@@ -26,7 +26,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
 database="$(POSTGRES_DURABLE=1 "$root/scripts/postgres-test.sh" start "$work/pg")"
 seed_locations "$binary" "$work/bench.sqlite" "$rows"

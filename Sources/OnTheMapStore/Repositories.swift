@@ -19,11 +19,8 @@ public protocol AccountStore: Sendable {
 /// Login sessions, stored by the hash of their token.
 public protocol SessionStore: Sendable {
     func insertSession(_ session: SessionRecord) async throws
-    /// The session if it exists and has not expired at `now` (microseconds).
-    func session(tokenHash: String, now: Int64) async throws -> SessionRecord?
     /// The account whose session this is, if the session exists and has not expired at `now`
-    /// (microseconds): one read, where `session` then `account(key:)` are two (every request that
-    /// carries a session asks this).
+    /// (microseconds): one read for what every request that carries a session asks.
     func account(sessionTokenHash: String, now: Int64) async throws -> Account?
     func deleteSession(tokenHash: String) async throws
     /// Drops sessions that expired before `now`; returns how many.

@@ -34,6 +34,9 @@ extension SQLStore: StoreHealth {
 
 extension SQLStore: AccountStore {
     static let accountColumns = "key, email, password_hash, first_name, last_name, is_admin, created_at, disabled_at, last_login_at"
+    /// The same, named by table, for a join with another table that has a `created_at`.
+    static let qualifiedAccountColumns = accountColumns.split(separator: ",")
+        .map { "accounts." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
     public func insertAccount(_ account: Account) async throws {
         do {
@@ -115,22 +118,9 @@ extension SQLStore: SessionStore {
         ]) { _ in ((), []) })
     }
 
-    public func session(tokenHash: String, now: Int64) async throws -> SessionRecord? {
-        guard let row = try await reader.raw("""
-            SELECT token_hash, account_key, created_at, expires_at FROM sessions
-            WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)
-            """).first() else { return nil }
-        return SessionRecord(
-            tokenHash: try row.decode(column: "token_hash", as: String.self),
-            accountKey: try row.decode(column: "account_key", as: String.self),
-            createdAt: try row.decode(column: "created_at", as: Int64.self),
-            expiresAt: try row.decode(column: "expires_at", as: Int64.self))
-    }
-
     public func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
-        let columns = Self.accountColumns.split(separator: ",").map { "accounts." + $0.trimmingCharacters(in: .whitespaces) }
-        return try await reader.raw("""
-            SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM sessions JOIN accounts ON accounts.key = sessions.account_key
+        try await reader.raw("""
+            SELECT \(unsafeRaw: Self.qualifiedAccountColumns) FROM sessions JOIN accounts ON accounts.key = sessions.account_key
             WHERE sessions.token_hash = \(bind: sessionTokenHash) AND sessions.expires_at > \(bind: now)
             """).first().map(Self.account(from:))
     }

@@ -103,7 +103,7 @@ import Testing
                                                     headerFields: [Self.key: "slow"]),
                                   body: RequestBody(buffer: ByteBuffer(string: Self.pin)))
             let body = try await RequestJSON.bytes(collecting: &request)
-            let keyed = try #require(try IdempotentRequest(request, body: body))
+            let keyed = try IdempotentRequest(request, key: try #require(IdempotentRequest.key(of: request)), body: body)
             #expect(try await server.store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.nowMillis()) == .claimed)
             let meanwhile = try await server.send(.post, "/v1/StudentLocation", body: Self.pin, headers: [Self.key: "slow"])
             #expect(meanwhile.status == .conflict)

@@ -66,7 +66,7 @@ import Testing
             #expect(try await middle.store.locations(all) == source.store.locations(all))
             #expect(try await returned.store.allAccounts() == source.store.allAccounts())
             #expect(try await middle.store.account(email: "root@example.com")?.isAdmin == true)
-            #expect(try await middle.store.session(tokenHash: "t1", now: 10) != nil)
+            #expect(try await middle.store.account(sessionTokenHash: "t1", now: 10) != nil)
             let zoëKey = try #require(try await returned.store.account(email: "zoe@example.com")).key
             #expect(try await returned.store.identities(accountKey: zoëKey) == source.store.identities(accountKey: zoëKey))
             #expect(try await returned.store.identities(accountKey: zoëKey).count == 3)

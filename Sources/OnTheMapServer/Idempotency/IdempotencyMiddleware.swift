@@ -18,10 +18,10 @@ struct IdempotencyMiddleware: RouterMiddleware {
     static let keptForMillis: Int64 = 86_400_000
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard IdempotentRequest.needsKeeping(request) else { return try await next(request, context) }
+        guard let key = IdempotentRequest.key(of: request) else { return try await next(request, context) }
         var request = request
         let body = try await RequestJSON.bytes(collecting: &request)
-        guard let keyed = try IdempotentRequest(request, body: body) else { return try await next(request, context) }
+        let keyed = try IdempotentRequest(request, key: key, body: body)
         switch try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.nowMillis()) {
         case .claimed:
             return try await answerFirst(request, keyed, context: context, next: next)

@@ -19,9 +19,12 @@ struct IdempotentRequest {
     /// The method, target and body.
     let fingerprint: String
 
-    /// Nil when the request is not a write or carries no key.
-    init?(_ request: Request, body: ByteBuffer) throws(APIError) {
-        guard Self.unsafeMethods.contains(request.method), let key = request.headers[Self.keyHeader] else { return nil }
+    /// The key a write carries; nil for a read, or a write without one (nothing to keep).
+    static func key(of request: Request) -> String? {
+        unsafeMethods.contains(request.method) ? request.headers[keyHeader] : nil
+    }
+
+    init(_ request: Request, key: String, body: ByteBuffer) throws(APIError) {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .invalidIdempotencyKey
         }
@@ -32,9 +35,5 @@ struct IdempotentRequest {
         var target = Array("\(request.method.rawValue) \(request.uri.description)\n".utf8)
         target.append(contentsOf: body.readableBytesView)
         fingerprint = Identifiers.hex(SHA256.hash(data: target))
-    }
-
-    static func needsKeeping(_ request: Request) -> Bool {
-        unsafeMethods.contains(request.method) && request.headers[keyHeader] != nil
     }
 }
