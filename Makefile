@@ -62,7 +62,7 @@ crash-test:
 	scripts/crash-test.sh .build/debug/onthemap 10 20
 
 # The database failing under load: PostgreSQL restarts, crashes and stays away 10 s; SQLite's disk
-# fills up. Answers within about 1 s (2 s for one caught mid-statement), 503 with Retry-After (never 500), /readyz not ready with the
+# fills up, or its file system goes read-only after a disk error (repaired by stop, e2fsck, start). Answers within about 1 s (2 s for one caught mid-statement), 503 with Retry-After (never 500), /readyz not ready with the
 # reason, recovery within 2 s with no restart, nothing acknowledged lost; SIGTERM with the database away.
 fault-test:
 	scripts/fault-test.sh .build/debug/onthemap

@@ -4,10 +4,13 @@
 #   - PostgreSQL (durable, the project's throwaway cluster) restarts, then crashes and stays away
 #     10 s, then comes back;
 #   - SQLite's file sits on a 16 MB tmpfs that fills up, then gets its space back;
+#   - SQLite's file sits on a loop-mounted ext4 (errors=remount-ro) that meets a disk error and goes
+#     read-only; the operator repairs it (stop, e2fsck, mount, start);
 # and, last, SIGTERM while PostgreSQL is unreachable stops the server within a few seconds.
 #   scripts/fault-test.sh path/to/onthemap
 #   scripts/fault-test.sh --step postgres DIR restart|crash|back   (the checker's faults)
 #   scripts/fault-test.sh --step sqlite DIR fill|free
+#   scripts/fault-test.sh --step sqlite-readonly DIR readonly|repair
 set -uo pipefail
 scripts="$(cd "$(dirname "$0")" && pwd)"
 
@@ -20,6 +23,9 @@ if [ "${1:-}" = --step ]; then
         # Every byte the file system has left, then gone again.
         sqlite:fill) dd if=/dev/zero of="$3/filler" bs=64k 2>/dev/null; exit 0 ;;
         sqlite:free) rm -f "$3/filler"; exit 0 ;;
+        # What ext4 does on a disk error with errors=remount-ro, through its own test hook.
+        sqlite-readonly:readonly) echo "fault test" >"/sys/fs/ext4/$(basename "$(findmnt -no SOURCE "$3")")/trigger_fs_error"; exit 0 ;;
+        sqlite-readonly:repair) exec "$3.repair" ;;
         *) echo "unknown step $*" >&2; exit 2 ;;
     esac
 fi
@@ -33,7 +39,10 @@ cleanup() {
     # FAULT_TEST_KEEP_LOGS=DIR keeps the servers' logs for a look afterwards.
     [ -n "${FAULT_TEST_KEEP_LOGS:-}" ] && cp "$work"/*.log "$FAULT_TEST_KEEP_LOGS"/ 2>/dev/null
     for pid in "${server_pids[@]}"; do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-    umount "$work/disk" 2>/dev/null
+    if [ -f "$work/rodisk.pid" ] && kill -KILL "$(cat "$work/rodisk.pid")" 2>/dev/null; then
+        while kill -0 "$(cat "$work/rodisk.pid")" 2>/dev/null; do sleep 0.1; done
+    fi
+    umount "$work/disk" "$work/rodisk" 2>/dev/null
     stop_everything
 }
 trap cleanup EXIT
@@ -72,6 +81,36 @@ if mount -t tmpfs -o size=16m tmpfs "$work/disk"; then
 
 else
     fail "could not mount a small tmpfs for the disk-full run (needs root)"
+fi
+
+echo "fault test: SQLite's file system goes read-only under load, then the operator repairs it"
+mkdir -p "$work/rodisk"
+truncate -s 64M "$work/rodisk.img"
+if mkfs.ext4 -q -F "$work/rodisk.img" && mount -o loop,errors=remount-ro "$work/rodisk.img" "$work/rodisk"; then
+    start_server "$work/readonly.log" --database "$work/rodisk/onthemap.sqlite" || exit 1
+    echo "${server_pids[-1]}" >"$work/rodisk.pid"
+    unset 'server_pids[-1]'
+    # The operator's repair: the file system can only be checked and mounted again once nothing
+    # holds it open.
+    cat >"$work/rodisk.repair" <<REPAIR
+#!/usr/bin/env bash
+set -e
+pid="\$(cat "$work/rodisk.pid")"
+kill -TERM "\$pid"
+while kill -0 "\$pid" 2>/dev/null; do sleep 0.1; done
+umount "$work/rodisk"
+e2fsck -fy "$work/rodisk.img" >/dev/null 2>&1 || [ "\$?" -le 2 ]
+mount -o loop,errors=remount-ro "$work/rodisk.img" "$work/rodisk"
+"$binary" serve --port $port --database "$work/rodisk/onthemap.sqlite" >>"$work/readonly.log" 2>&1 &
+echo "\$!" >"$work/rodisk.pid"
+REPAIR
+    chmod +x "$work/rodisk.repair"
+    python3 "$scripts/../tests/faults/check_database_faults.py" "http://127.0.0.1:$port" sqlite-readonly "$0" --step sqlite-readonly "$work/rodisk"
+    failed=$((failed + $?))
+    grep -q "Database unavailable: the file system holding the database is read-only" "$work/readonly.log" \
+        && pass "the log says the file system is read-only" || fail "no log line says the file system is read-only" "$(grep -m3 'Database unavailable' "$work/readonly.log")"
+else
+    fail "could not loop-mount a small ext4 for the read-only run (needs root and a loop device)"
 fi
 
 echo "fault test: $passed passed, $failed failed"

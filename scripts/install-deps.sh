@@ -26,7 +26,7 @@ packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaf
 browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps sqlite3 python3-venv postgresql nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
+    test) packages+=(curl jq procps sqlite3 e2fsprogs util-linux mount python3-venv postgresql nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
     bench) packages+=(curl jq wrk sqlite3 iproute2 procps strace nginx-light postgresql python3-venv "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac

@@ -58,8 +58,8 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
                     result.withLockedValue { $0 = outcome.result }
                     return outcome.changes
                 },
-                complete: { error in
-                    if let error { continuation.resume(throwing: SQLiteAvailability.translated(error)) } else { continuation.resume() }
+                complete: { [path = pool.path] error in
+                    if let error { continuation.resume(throwing: SQLiteAvailability.translated(error, databasePath: path)) } else { continuation.resume() }
                 })
             enqueue(write)
         }

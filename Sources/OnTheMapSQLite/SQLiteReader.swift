@@ -35,7 +35,7 @@ struct SQLiteReader: SQLDatabase {
                 }
             }
         } catch {
-            throw SQLiteAvailability.translated(error)
+            throw SQLiteAvailability.translated(error, databasePath: pool.path)
         }
         rows.forEach(onRow)
     }

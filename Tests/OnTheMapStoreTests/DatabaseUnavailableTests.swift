@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 @testable import OnTheMapSQLite
 import OnTheMapStore
@@ -5,11 +6,14 @@ import Testing
 
 /// Issue 26: the SQLite failures that mean the file cannot be used right now (a full disk, a
 /// read-only file system) are `StoreError.unavailable`, which the server answers 503 with
-/// `Retry-After`; anything else stays what it was. scripts/fault-test.sh fills a real disk.
+/// `Retry-After`; anything else stays what it was. scripts/fault-test.sh fills a real disk and
+/// turns a real file system read-only.
 @Suite struct DatabaseUnavailableTests {
+    static let path = FileManager.default.temporaryDirectory.appendingPathComponent("onthemap.sqlite").path
+
     @Test(arguments: [ResultCode.SQLITE_FULL, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_CANTOPEN])
     func aFileThatCannotBeUsedIsUnavailable(code: ResultCode) {
-        let translated = SQLiteAvailability.translated(DatabaseError(resultCode: code))
+        let translated = SQLiteAvailability.translated(DatabaseError(resultCode: code), databasePath: Self.path)
         guard case StoreError.unavailable(let reason)? = translated as? StoreError else {
             Issue.record("\(code) became \(translated)")
             return
@@ -17,9 +21,18 @@ import Testing
         #expect(reason.contains("SQLite"))
     }
 
+    /// On a writable disk with room, an I/O error stays an I/O error: the file system is not blamed.
+    @Test func aWritableFileSystemIsNotCalledReadOnlyOrFull() {
+        #expect(FileSystemState.of(directoryOf: Self.path) == .writable)
+        #expect(FileSystemState.of(directoryOf: "/no/such/directory/onthemap.sqlite") == .unknown)
+        let translated = SQLiteAvailability.translated(DatabaseError(resultCode: .SQLITE_IOERR), databasePath: Self.path)
+        guard case StoreError.unavailable(let reason)? = translated as? StoreError else { return }
+        #expect(reason.hasPrefix("an I/O error"))
+    }
+
     @Test func otherFailuresStayWhatTheyAre() {
         let constraint = DatabaseError(resultCode: .SQLITE_CONSTRAINT)
-        #expect((SQLiteAvailability.translated(constraint) as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
-        #expect(SQLiteAvailability.translated(StoreError.busy) as? StoreError == .busy)
+        #expect((SQLiteAvailability.translated(constraint, databasePath: Self.path) as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
+        #expect(SQLiteAvailability.translated(StoreError.busy, databasePath: Self.path) as? StoreError == .busy)
     }
 }

@@ -1,7 +1,9 @@
 """Writers and readers under load while the database fails (started by scripts/fault-test.sh).
 
 PostgreSQL: a fast restart, then a crash (`pg_ctl stop -m immediate`) and 10 s away, then back.
-SQLite: the file's disk fills up, then space returns. Throughout, every request must be answered
+SQLite: the file's disk fills up, then space returns. SQLite (`sqlite-readonly`): the file system
+goes read-only after a disk error (ext4's errors=remount-ro); writes are refused, reads go on, and
+after the operator's repair (stop, fsck, mount, start) every acknowledged write is there. Throughout, every request must be answered
 within DEADLINE seconds (all but a few within TYPICAL), never with a 500: a failure is a 503 with `Retry-After` in its path
 family's JSON shape, `/readyz` says not ready with the reason while the database is away, the
 server recovers by itself within RECOVERY seconds, and every acknowledged write is in the database.
@@ -10,7 +12,8 @@ while it is away, and once resumed has seen every acknowledged write.
 Each check prints `ok` or `FAIL`; the exit status is the number of failures.
 
     python3 check_database_faults.py BASE postgres|sqlite FAULT_COMMAND...
-FAULT_COMMAND is called with `restart`, `crash`, `back` (postgres) or `fill`, `free` (sqlite).
+FAULT_COMMAND is called with `restart`, `crash`, `back` (postgres), `fill`, `free` (sqlite) or
+`readonly`, `repair` (sqlite-readonly; `repair` returns once the server has been started again).
 """
 import http.client
 import json
@@ -218,18 +221,27 @@ def main():
               down and all(status == 503 and "database" in (body or {}).get("error", "") for status, body in down), down[:3])
         fault("back")
     else:
-        fault("fill")
+        fault("fill" if ENGINE == "sqlite" else "readonly")
         time.sleep(4)
         outage_end = time.monotonic()
         with record.lock:
             refused = [(status, body) for (k, status, _, body, _, at) in record.answers if k == "write" and outage_end - 2 < at < outage_end]
+            reads = [status for (k, status, _, _, _, at) in record.answers if k == "read" and outage_end - 2 < at < outage_end]
         check("writes the disk cannot take are refused", refused and all(status == 503 for status, _ in refused), refused[:3])
-        fault("free")
+        check(f"the map keeps being read meanwhile ({len(reads)} reads)", reads and all(status == 200 for status in reads), reads[:5])
+        if ENGINE == "sqlite":
+            fault("free")
     back = time.monotonic()
-    time.sleep(4)
+    if ENGINE != "sqlite-readonly":
+        time.sleep(4)
     stop.set()
     for thread in threads:
         thread.join()
+    if ENGINE == "sqlite-readonly":
+        # The file system stays read-only until it is repaired, which needs the file closed: the
+        # operator stops the server, runs fsck, mounts it again and starts the server.
+        fault("repair")
+        wait_until_ready()
     if ENGINE == "postgres":
         deadline = time.monotonic() + 10
         while not record.every_acknowledged <= follower.places and time.monotonic() < deadline:
@@ -243,10 +255,16 @@ def main():
         missing = record.every_acknowledged - follower.places
         check(f"the resumed stream has every one of the {len(record.every_acknowledged)} acknowledged writes",
               not missing, sorted(missing)[:5])
-    recovered = first_success_after(record, "write", back)
-    check(f"writes succeed again within {RECOVERY:.0f} s of the database coming back, with no restart",
-          recovered is not None and recovered <= RECOVERY, recovered)
-    check("reads succeed again too", first_success_after(record, "read", back) is not None)
+    if ENGINE == "sqlite-readonly":
+        status, *_rest = call("POST", "/v1/StudentLocation", {"mapString": "after the repair", "mediaURL": "https://example.com",
+                                                             "latitude": 1.5, "longitude": 2.5}, tokens[0])
+        check("after the repair and a restart, writes succeed again", status == 200, status)
+        record.acknowledged.pop(tokens[0], None)
+    else:
+        recovered = first_success_after(record, "write", back)
+        check(f"writes succeed again within {RECOVERY:.0f} s of the database coming back, with no restart",
+              recovered is not None and recovered <= RECOVERY, recovered)
+        check("reads succeed again too", first_success_after(record, "read", back) is not None)
 
     answers = record.answers
     slowest = max(seconds for (_, _, _, _, seconds, _) in answers)
