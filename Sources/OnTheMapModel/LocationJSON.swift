@@ -41,6 +41,25 @@ public enum LocationJSON {
     static func append(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #"{"createdAt":"#, to: &out)
         append(time: location.createdAt, to: &out)
+        appendFromFirstName(location, to: &out)
+        append(string: location.objectId, to: &out)
+        appendFromUniqueKey(location, to: &out)
+    }
+
+    /// `object(location)` in three parts around the two values that the database decides when it
+    /// saves a pin (an overwrite keeps the pin's own objectId and createdAt): the createdAt as
+    /// `WireTime` writes it goes between the first two, the objectId as a JSON string between the
+    /// last two. PostgreSQL fills them in to record a pin's event in the statement that saves it.
+    public static func objectAround(createdAtAndObjectIdOf location: StudentLocation) -> (String, String, String) {
+        var middle: [UInt8] = [UInt8(ascii: "\"")]
+        appendFromFirstName(location, to: &middle)
+        var end: [UInt8] = []
+        appendFromUniqueKey(location, to: &end)
+        return (#"{"createdAt":""#, String(decoding: middle, as: UTF8.self), String(decoding: end, as: UTF8.self))
+    }
+
+    /// From `,"firstName":` through `"objectId":`, its value left out.
+    private static func appendFromFirstName(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #","firstName":"#, to: &out)
         append(string: location.firstName, to: &out)
         append(raw: #","lastName":"#, to: &out)
@@ -54,7 +73,10 @@ public enum LocationJSON {
         append(raw: #","mediaURL":"#, to: &out)
         append(string: location.mediaURL, to: &out)
         append(raw: #","objectId":"#, to: &out)
-        append(string: location.objectId, to: &out)
+    }
+
+    /// From `,"uniqueKey":` to the end.
+    private static func appendFromUniqueKey(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #","uniqueKey":"#, to: &out)
         append(string: location.uniqueKey, to: &out)
         append(raw: #","updatedAt":"#, to: &out)

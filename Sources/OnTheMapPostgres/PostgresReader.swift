@@ -31,7 +31,7 @@ struct PostgresReader: SQLDatabase {
             try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, runningWithin: budget + leaseDeadline) {
                 [self] connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
-                    try await connection.run(query, in: self, logger: logger, onRow)
+                    try await connection.run(query, in: self, prepared: true, logger: logger, onRow)
                 }
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {

@@ -10,20 +10,26 @@ import SQLKit
 /// PostgreSQL's own work, so the store's statements take this road instead.
 struct PostgresStatement: Sendable {
     let query: PostgresQuery
+    /// No value is NULL, whose type only the statement's context says: see `PreparedStatements`.
+    private let preparable: Bool
 
     /// Nil when a value is of a type the store never binds: the caller then takes PostgresKit's road.
     init?(_ expression: any SQLExpression, in database: any SQLDatabase) {
         var serializer = SQLSerializer(database: database)
         expression.serialize(to: &serializer)
         var bindings = PostgresBindings(capacity: serializer.binds.count)
+        var preparable = true
         for value in serializer.binds {
-            guard Self.bind(value, to: &bindings) else { return nil }
+            guard let isNull = Self.bind(value, to: &bindings) else { return nil }
+            preparable = preparable && !isNull
         }
         query = PostgresQuery(unsafeSQL: serializer.sql, binds: bindings)
+        self.preparable = preparable
     }
 
-    /// Appends the values the store binds: text, integers, doubles, booleans and nil.
-    private static func bind(_ value: any Encodable, to bindings: inout PostgresBindings) -> Bool {
+    /// Appends the values the store binds (text, integers, doubles, booleans and nil) and says
+    /// whether it was NULL; nil for a value of any other type.
+    private static func bind(_ value: any Encodable, to bindings: inout PostgresBindings) -> Bool? {
         switch value {
         case let string as String: bindings.append(string)
         case let integer as Int: bindings.append(integer)
@@ -36,14 +42,43 @@ struct PostgresStatement: Sendable {
                 return true
             }
             return bind(wrapped, to: &bindings)
-        default: return false
+        default: return nil
         }
-        return true
+        return false
     }
 
-    /// Runs it on `connection`, handing each row to `onRow` as a `PostgresReadRow`.
-    func run(on connection: PostgresConnection, logger: Logger, _ onRow: @Sendable (any SQLRow) -> Void) async throws {
-        let rows = try await connection.query(query, logger: logger)
+    /// Runs it on `connection`, handing each row to `onRow` as a `PostgresReadRow`; prepared
+    /// once it repeats when `prepared` (outside a transaction block), see `PreparedStatements`.
+    func run(on connection: PostgresConnection, prepared: Bool, logger: Logger, _ onRow: @Sendable (any SQLRow) -> Void) async throws {
+        let sql = query.sql
+        guard prepared, preparable, let name = PreparedStatements.shared.name(for: sql) else {
+            return try await Self.deliver(connection.query(query, logger: logger), to: onRow)
+        }
+        let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
+        do {
+            rows = try await StoreStatement.$running.withValue((name, sql)) {
+                try await connection.execute(StoreStatement(bindings: query.binds), logger: logger)
+            }
+        } catch let error as PSQLError where Self.isStale(error) {
+            // The prepared form no longer fits (the schema changed under it), or PostgreSQL refused
+            // to prepare it, which PostgresNIO would answer for good on this connection: nothing
+            // ran, so run the statement unnamed, now and from now on.
+            PreparedStatements.shared.refuse(sql)
+            return try await Self.deliver(connection.query(query, logger: logger), to: onRow)
+        }
+        try await Self.deliver(rows, to: onRow)
+    }
+
+    /// "cached plan must not change result type", "prepared statement does not exist", and the
+    /// errors of a statement that names what does not exist (class 42): not the data's errors,
+    /// which the unnamed statement would meet the same.
+    private static func isStale(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "0A000" || state == "26000" || state.hasPrefix("42")
+    }
+
+    /// Hands each row to `onRow` as a `PostgresReadRow`, the column names read once per result.
+    private static func deliver(_ rows: some AsyncSequence<PostgresRow, any Error>, to onRow: @Sendable (any SQLRow) -> Void) async throws {
         var columns: [String]?
         for try await row in rows {
             let names = columns ?? row.map(\.columnName)
@@ -51,16 +86,20 @@ struct PostgresStatement: Sendable {
             onRow(PostgresReadRow(row: row, cells: row.makeRandomAccess(), columnNames: names))
         }
     }
+
 }
 
 extension PostgresConnection {
     /// Runs a SQLKit expression on this connection: on `PostgresStatement`'s road when it can,
     /// otherwise on PostgresKit's.
-    func run(_ expression: any SQLExpression, in database: any SQLDatabase, logger: Logger, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
-        async throws
-    {
+    /// `prepared`: the statement is its own unit of work (not inside BEGIN … COMMIT), so it may be
+    /// prepared once it repeats.
+    func run(
+        _ expression: any SQLExpression, in database: any SQLDatabase, prepared: Bool = false, logger: Logger,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) async throws {
         if let statement = PostgresStatement(expression, in: database) {
-            try await statement.run(on: self, logger: logger, onRow)
+            try await statement.run(on: self, prepared: prepared, logger: logger, onRow)
         } else {
             try await sql(queryLogLevel: nil).execute(sql: expression, onRow)
         }

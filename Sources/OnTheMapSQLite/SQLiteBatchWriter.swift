@@ -46,6 +46,7 @@ final class SQLiteBatchWriter: StoreWriter, Sendable {
     }
 
     func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result {
+        precondition(!unit.recordsItsEvents, "SQLite writes record their events in the batch (LocationWriteSQL is for PostgreSQL)")
         let statements = try unit.statements.map { try SQLiteStatement($0, in: database) }
         let result = NIOLockedValueBox<Result?>(nil)
         let events = SQLiteEventRecorder(database: database)

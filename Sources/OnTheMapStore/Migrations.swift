@@ -252,6 +252,45 @@ enum Schema {
                 """,
             ]
         },
+        // A pin saved on PostgreSQL records its event in the same statement (`LocationWriteSQL`):
+        // one round trip and no BEGIN/COMMIT instead of four. The event's JSON then needs the saved
+        // row's createdAt as the wire shows it, so the database formats it exactly as
+        // `WireTime.formatMillis` does, line for line (proleptic Gregorian, H. Hinnant's
+        // civil-from-days, the same padding). Expand only: instances of the previous version
+        // never call it.
+        Migration(version: 11, name: "wire time in SQL, for pins saved in one statement") { d in
+            guard d.isPostgres else { return [] }
+            return [
+                """
+                CREATE FUNCTION wire_pad(value BIGINT, width INTEGER) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                    SELECT CASE WHEN value >= 0 AND length(value::text) <= width THEN lpad(value::text, width, '0')
+                                WHEN length(value::text) >= width THEN value::text
+                                ELSE repeat('0', width - length(value::text)) || value::text END
+                $$
+                """,
+                """
+                CREATE FUNCTION wire_time(millis BIGINT) RETURNS TEXT LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+                DECLARE
+                    fraction BIGINT := ((millis % 1000) + 1000) % 1000;
+                    seconds BIGINT := (millis - fraction) / 1000;
+                    second_of_day BIGINT := ((seconds % 86400) + 86400) % 86400;
+                    z BIGINT := (seconds - second_of_day) / 86400 + 719468;
+                    era BIGINT := (z - (((z % 146097) + 146097) % 146097)) / 146097;
+                    day_of_era BIGINT := z - era * 146097;
+                    year_of_era BIGINT := (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+                    day_of_year BIGINT := day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+                    mp BIGINT := (5 * day_of_year + 2) / 153;
+                    day_of_month BIGINT := day_of_year - (153 * mp + 2) / 5 + 1;
+                    month_of_year BIGINT := CASE WHEN mp < 10 THEN mp + 3 ELSE mp - 9 END;
+                    civil_year BIGINT := year_of_era + era * 400 + CASE WHEN month_of_year <= 2 THEN 1 ELSE 0 END;
+                BEGIN
+                    RETURN wire_pad(civil_year, 4) || '-' || wire_pad(month_of_year, 2) || '-' || wire_pad(day_of_month, 2)
+                        || 'T' || wire_pad(second_of_day / 3600, 2) || ':' || wire_pad(second_of_day / 60 % 60, 2)
+                        || ':' || wire_pad(second_of_day % 60, 2) || '.' || wire_pad(fraction, 3) || 'Z';
+                END $$
+                """,
+            ]
+        },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

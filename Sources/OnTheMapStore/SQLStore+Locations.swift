@@ -18,6 +18,9 @@ extension SQLStore: LocationStore {
     /// Only pins an admin has not hidden: every public read has it.
     static let visible = SQLRaw("hidden_at IS NULL")
 
+    /// Whether location writes record their events in their own statement (`LocationWriteSQL`).
+    var writesEventsInStatements: Bool { SchemaDialect(writer.database.dialect).isPostgres }
+
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
         let condition = SQLBinaryExpression(query.filter.sqlExpression, .and, Self.visible)
         var select = reader.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
@@ -63,7 +66,7 @@ extension SQLStore: LocationStore {
             let objectId = Identifiers.objectId()
             do {
                 // One statement, so an overwrite can never leave two pins for one account.
-                let statement = SQLQueryString("""
+                let upsert = SQLQueryString("""
                     INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns))
                     VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
                             \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
@@ -75,7 +78,14 @@ extension SQLStore: LocationStore {
                         longitude = excluded.longitude, updated_at = excluded.updated_at
                     RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
                     """)
-                return try await writer.perform(WriteUnit([statement]) { rows in
+                let recordsItsEvents = writesEventsInStatements
+                let statement = recordsItsEvents
+                    ? LocationWriteSQL.saving(upsert, newObjectId: objectId, as: StudentLocation(
+                        objectId: objectId, uniqueKey: fields.uniqueKey, firstName: fields.firstName, lastName: fields.lastName,
+                        mapString: fields.mapString, mediaURL: fields.mediaURL, latitude: fields.latitude, longitude: fields.longitude,
+                        createdAt: now, updatedAt: now), at: now)
+                    : upsert
+                return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
                     guard let row = rows[0].first else { throw StoreError.keyTaken }
                     let owned = try Self.owned(from: row)
                     let saved = owned.location
@@ -118,9 +128,10 @@ extension SQLStore: LocationStore {
 
     public func deleteLocation(objectId: String) async throws -> Bool {
         guard objectId.isStorable else { return false }
-        return try await writer.perform(WriteUnit([
-            SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id"),
-        ]) { rows in
+        let delete = SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id")
+        let recordsItsEvents = writesEventsInStatements
+        let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.nowMillis()) : delete
+        return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
             rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])
         })
     }

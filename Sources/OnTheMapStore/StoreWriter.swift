@@ -7,12 +7,18 @@ public struct WriteUnit<Result: Sendable>: Sendable {
     /// Reads the rows each statement returned (in order) into the caller's answer and the location
     /// changes to announce. It runs inside the write's transaction: throwing undoes the write.
     public let interpret: @Sendable (_ rows: [[any SQLRow]]) throws -> (result: Result, changes: [LocationChange.Kind])
+    /// One statement that records its changes' events itself (`LocationWriteSQL`, PostgreSQL
+    /// only): the writer runs it on its own, without a transaction block or events of its own, and
+    /// `interpret` must then not throw once the statement has changed something.
+    public let recordsItsEvents: Bool
 
     public init(
-        _ statements: [any SQLExpression],
+        _ statements: [any SQLExpression], recordsItsEvents: Bool = false,
         interpret: @escaping @Sendable (_ rows: [[any SQLRow]]) throws -> (result: Result, changes: [LocationChange.Kind])
     ) {
+        precondition(!recordsItsEvents || statements.count == 1, "only one statement can record its own events")
         self.statements = statements
+        self.recordsItsEvents = recordsItsEvents
         self.interpret = interpret
     }
 }

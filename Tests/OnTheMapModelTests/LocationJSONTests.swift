@@ -57,4 +57,14 @@ import Testing
             #expect(LocationJSON.page(page, count: count) == (try Self.reference(page, count: count)), "round \(round)")
         }
     }
+
+    /// The three parts PostgreSQL fills in around an overwrite's kept createdAt and objectId put
+    /// back together with them are the whole object.
+    @Test(arguments: ["", "plain", "quote \" backslash \\", "controls \u{1}\u{1F}", "Zürich 東京 😀"])
+    func theObjectAroundItsCreatedAtAndObjectIdIsTheObject(text: String) {
+        let location = Self.location(text, latitude: -33.8688, longitude: 151.2093, millis: -62_135_596_800_001)
+        let (beforeCreatedAt, beforeObjectId, afterObjectId) = LocationJSON.objectAround(createdAtAndObjectIdOf: location)
+        let joined = beforeCreatedAt + WireTime.formatMillis(location.createdAt) + beforeObjectId + LocationJSON.quoted(location.objectId) + afterObjectId
+        #expect(joined == LocationJSON.object(location))
+    }
 }

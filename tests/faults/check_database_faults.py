@@ -119,6 +119,7 @@ class StreamFollower(threading.Thread):
         self.reconnects = []  # (seconds since START, reason)
         self.refusals = []  # (seconds since START, status)
         self.stopping = threading.Event()
+        self.opened = threading.Event()  # set once the first stream is open: writes after it are seen
 
     def run(self):
         while not self.stopping.is_set():
@@ -138,6 +139,7 @@ class StreamFollower(threading.Thread):
                 response.read()
                 time.sleep(float(response.getheader("Retry-After") or 1))
                 return
+            self.opened.set()
             event = {}
             while not self.stopping.is_set():
                 line = response.readline()
@@ -203,6 +205,9 @@ def main():
     threads += [threading.Thread(target=reader, args=(record, stop), daemon=True) for _ in range(READERS)]
     follower = StreamFollower()
     follower.start()
+    # A stream opened without an id starts at the newest event: writes before it are not its to see.
+    if not follower.opened.wait(10):
+        raise SystemExit("the live stream never opened")
     for thread in threads:
         thread.start()
     time.sleep(2)

@@ -1,0 +1,48 @@
+import OnTheMapModel
+import SQLKit
+
+/// PostgreSQL: a pin written and its event recorded in one statement. On its own a location write
+/// is four round trips on the writer's connection (BEGIN, the write, the event, COMMIT), and each
+/// costs the server and the database more than the write itself; as one statement (a
+/// data-modifying `WITH`) it is atomic without a transaction block, so it is one round trip and
+/// PostgreSQL still commits it durably and groups its commit with others'. SQLite keeps the usual
+/// road: its writer batches many writes into one transaction anyway.
+///
+/// The event's JSON must be exactly what `LocationEventLog` would record. Everything in it is
+/// known before the statement runs except what an overwrite keeps from the pin it replaces, its
+/// objectId and createdAt: those two the database fills in, the objectId through `to_json` (which
+/// escapes as `LocationJSON` does) and the createdAt through `wire_time` (migration 11, which
+/// formats as `WireTime` does). `EventsInTheWriteTests` holds both to the Swift writers.
+enum LocationWriteSQL {
+    /// `upsert` (an INSERT … RETURNING `locationColumnsAndHidden`, which inserted the pin with
+    /// objectId `newObjectId` or overwrote the owner's pin with `location`'s other fields),
+    /// recording `created` or `updated` unless the pin is hidden. Returns `upsert`'s rows.
+    static func saving(_ upsert: any SQLExpression, newObjectId: String, as location: StudentLocation, at now: Int64) -> any SQLExpression {
+        let (beforeCreatedAt, beforeObjectId, afterObjectId) = LocationJSON.objectAround(createdAtAndObjectIdOf: location)
+        return SQLQueryString("""
+            WITH written AS (\(upsert)),
+            recorded AS (
+                INSERT INTO location_events (id, kind, object_id, payload, at)
+                SELECT \(TransactionOrderedIDs.id(ordinal: 0)),
+                       CASE WHEN object_id = \(bind: newObjectId) THEN 'created' ELSE 'updated' END, object_id,
+                       \(bind: beforeCreatedAt) || wire_time(created_at) || \(bind: beforeObjectId) || to_json(object_id)::text || \(bind: afterObjectId),
+                       \(bind: now)
+                FROM written WHERE hidden_at IS NULL
+            )
+            SELECT * FROM written
+            """)
+    }
+
+    /// `delete` (a DELETE … RETURNING object_id), recording `deleted` for the pin it removed.
+    /// Returns `delete`'s rows.
+    static func deleting(_ delete: any SQLExpression, at now: Int64) -> any SQLExpression {
+        SQLQueryString("""
+            WITH removed AS (\(delete)),
+            recorded AS (
+                INSERT INTO location_events (id, kind, object_id, payload, at)
+                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), 'deleted', object_id, NULL, \(bind: now) FROM removed
+            )
+            SELECT * FROM removed
+            """)
+    }
+}

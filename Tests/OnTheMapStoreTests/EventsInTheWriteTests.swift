@@ -1,0 +1,90 @@
+import Foundation
+import OnTheMapModel
+@testable import OnTheMapStore
+import OnTheMapTestSupport
+import SQLKit
+import Testing
+
+/// Issue 26: on PostgreSQL a pin is saved (or deleted) and its event recorded in one statement,
+/// with the two values an overwrite keeps, objectId and createdAt, written into the event's JSON by
+/// the database (`LocationWriteSQL`). The event must still be exactly what the list shows.
+@Suite struct EventsInTheWriteTests {
+    /// Pins imported with the objectIds and createdAts an import can bring (characters JSON must
+    /// escape, any script, years from 0 to 10000), then overwritten by their owners and deleted.
+    @Test func theEventOfAnOverwriteIsTheListsJSONOfThePin() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let odd: [(objectId: String, createdAt: Int64)] = [
+                (#"quote"and\back"#, 0), ("tab\tnew\nline\u{1}", -1), ("Zürich-東京-🗺", -62_167_219_200_000),
+                ("plain", -62_135_596_800_001), ("future", 253_402_300_800_000), ("now", WallClock.nowMillis()),
+            ]
+            var owners: [Account] = []
+            for (objectId, createdAt) in odd {
+                let owner = try await store.newAccount("Odd")
+                owners.append(owner)
+                _ = try await store.importLocations([StudentLocation(
+                    objectId: objectId, uniqueKey: owner.key, firstName: "F", lastName: "L", mapString: "Old",
+                    mediaURL: "https://example.com", latitude: 1, longitude: 2, createdAt: createdAt, updatedAt: createdAt)])
+            }
+            try await store.waitUntilEventsAreFinal()
+            let start = try #require(try await store.locationEventRange()).upperBound
+            var saved: [StudentLocation] = []
+            for owner in owners { saved.append(try await store.pin(owner, at: "Überall \"new\"\\ \u{7}")) }
+            #expect(zip(saved, odd).allSatisfy { $0.objectId == $1.objectId && $0.createdAt == $1.createdAt })
+            for location in saved { #expect(try await store.deleteLocation(objectId: location.objectId)) }
+            let fresh = try await store.pin(try await store.newAccount("New"), at: "Lima")
+            try await store.waitUntilEventsAreFinal()
+            let events = try await store.locationEvents(after: start, limit: 100)
+            #expect(events.map(\.kind) == Array(repeating: .updated, count: odd.count) + Array(repeating: .deleted, count: odd.count) + [.created])
+            #expect(events.map(\.objectId) == saved.map(\.objectId) + saved.map(\.objectId) + [fresh.objectId])
+            #expect(events.map(\.payload) == saved.map { LocationJSON.object($0) } + Array(repeating: nil, count: odd.count) + [LocationJSON.object(fresh)])
+            try await database.close()
+        }
+    }
+
+    /// A pin an admin has hidden is overwritten silently, as before: no event gives it away.
+    @Test func overwritingAHiddenPinRecordsNoEvent() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let owner = try await store.newAccount("Hidden")
+            let pin = try await store.pin(owner, at: "Seen")
+            let audit = AuditEntry(at: 2_000, actorKey: nil, actorEmail: "admin@example.com", action: .hideLocation, target: pin.objectId, detail: "")
+            _ = try await store.setHidden(objectId: pin.objectId, hiddenAt: 2_000, audit: audit)
+            try await store.waitUntilEventsAreFinal()
+            let before = try #require(try await store.locationEventRange()).upperBound
+            try await store.pin(owner, at: "Unseen")
+            try await store.waitUntilEventsAreFinal()
+            #expect(try await store.locationEvents(after: before, limit: 10).isEmpty)
+            try await database.close()
+        }
+    }
+
+    /// `wire_time` (migration 11) formats milliseconds as `WireTime` does, over the whole range an
+    /// import can bring and beyond: each edge of the calendar's cycles, and random instants.
+    @Test func theDatabaseWritesTimesAsTheWireDoes() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            guard store.writesEventsInStatements else { return try await database.close() }
+            var generator = SystemRandomNumberGenerator()
+            let day: Int64 = 86_400_000
+            var instants: [Int64] = [0, -1, 1, 999, 1_000, -999, -1_000, -1_001, 951_782_400_000, 951_868_800_000, 4_107_542_400_000]
+            for year0 in [-62_167_219_200_000, -62_135_596_800_000, 253_402_300_800_000, -210_866_803_200_000] as [Int64] {
+                instants += [year0 - day, year0 - 1, year0, year0 + 1, year0 + 59 * day]
+            }
+            instants += (0..<300).map { _ in Int64.random(in: -70_000_000_000_000...300_000_000_000_000, using: &generator) }
+            let list = SQLList(instants.map { SQLBind($0) })
+            let rows = try await store.reader.raw("""
+                SELECT millis, wire_time(millis) AS text FROM unnest(ARRAY[\(list)]::bigint[]) AS t(millis)
+                """).all()
+            #expect(rows.count == instants.count)
+            for row in rows {
+                let millis = try row.decode(column: "millis", as: Int64.self)
+                #expect(try row.decode(column: "text", as: String.self) == WireTime.formatMillis(millis), "\(millis)")
+            }
+            try await database.close()
+        }
+    }
+}
