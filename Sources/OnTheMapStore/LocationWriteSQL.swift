@@ -14,17 +14,19 @@ import SQLKit
 /// escapes as `LocationJSON` does) and the createdAt through `wire_time` (migration 11, which
 /// formats as `WireTime` does). `EventsInTheWriteTests` holds both to the Swift writers.
 enum LocationWriteSQL {
-    /// `upsert` (an INSERT … RETURNING `locationColumnsAndHidden`, which inserted the pin with
-    /// objectId `newObjectId` or overwrote the owner's pin with `location`'s other fields),
-    /// recording `created` or `updated` unless the pin is hidden. Returns `upsert`'s rows.
-    static func saving(_ upsert: any SQLExpression, newObjectId: String, as location: StudentLocation, at now: Int64) -> any SQLExpression {
+    /// `write` (an INSERT or UPDATE … RETURNING `locationColumnsAndHidden` that leaves the pin
+    /// with `location`'s fields but for its objectId and createdAt), recording `created` when the
+    /// pin has `newObjectId` (an upsert that inserted) and `updated` otherwise, unless the pin is
+    /// hidden. Returns `write`'s rows.
+    static func saving(_ write: any SQLExpression, newObjectId: String?, as location: StudentLocation, at now: Int64) -> any SQLExpression {
         let (beforeCreatedAt, beforeObjectId, afterObjectId) = LocationJSON.objectAround(createdAtAndObjectIdOf: location)
+        let kind = newObjectId.map { SQLQueryString("CASE WHEN object_id = \(bind: $0) THEN 'created' ELSE 'updated' END") }
+            ?? SQLQueryString("'updated'")
         return SQLQueryString("""
-            WITH written AS (\(upsert)),
+            WITH written AS (\(write)),
             recorded AS (
                 INSERT INTO location_events (id, kind, object_id, payload, at)
-                SELECT \(TransactionOrderedIDs.id(ordinal: 0)),
-                       CASE WHEN object_id = \(bind: newObjectId) THEN 'created' ELSE 'updated' END, object_id,
+                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id,
                        \(bind: beforeCreatedAt) || wire_time(created_at) || \(bind: beforeObjectId) || to_json(object_id)::text || \(bind: afterObjectId),
                        \(bind: now)
                 FROM written WHERE hidden_at IS NULL

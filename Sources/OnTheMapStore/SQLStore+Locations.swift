@@ -36,7 +36,7 @@ extension SQLStore: LocationStore {
             count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
                 .first()?.decode(column: "total", as: Int.self) ?? 0
         }
-        return LocationPage(results: try rows.map { try Self.owned(from: $0).location }, count: count)
+        return LocationPage(results: try Self.owned(fromRows: rows).map(\.location), count: count)
     }
 
     public func location(objectId: String) async throws -> OwnedLocation? {
@@ -58,7 +58,7 @@ extension SQLStore: LocationStore {
             SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
             WHERE object_id > \(bind: objectId ?? "") AND hidden_at IS NULL ORDER BY object_id LIMIT \(bind: limit)
             """).all()
-        return try rows.map { try Self.owned(from: $0).location }
+        return try Self.owned(fromRows: rows).map(\.location)
     }
 
     public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation {
@@ -114,12 +114,23 @@ extension SQLStore: LocationStore {
         set("media_url", fields.mediaURL)
         set("latitude", fields.latitude)
         set("longitude", fields.longitude)
-        let statement = SQLList([
+        let update = SQLList([
             SQLRaw("UPDATE student_locations SET "), SQLList(assignments),
             SQLRaw(" WHERE object_id = "), SQLBind(objectId),
             SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
         ], separator: SQLRaw(""))
-        return try await writer.perform(WriteUnit([statement]) { rows in
+        // An update that sets every field (as the old apps' overwrite does) knows the pin's JSON
+        // but for its createdAt, so on PostgreSQL it records its event in the same statement.
+        var statement: any SQLExpression = update
+        var recordsItsEvents = false
+        if writesEventsInStatements, let uniqueKey = fields.uniqueKey, let firstName = fields.firstName, let lastName = fields.lastName,
+           let mapString = fields.mapString, let mediaURL = fields.mediaURL, let latitude = fields.latitude, let longitude = fields.longitude {
+            statement = LocationWriteSQL.saving(update, newObjectId: nil, as: StudentLocation(
+                objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
+                mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: 0, updatedAt: now), at: now)
+            recordsItsEvents = true
+        }
+        return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
             guard let row = rows[0].first else { return (nil, []) }
             let owned = try Self.owned(from: row)
             return (owned.location, owned.isHidden ? [] : [.updated(owned.location)])
@@ -134,6 +145,25 @@ extension SQLStore: LocationStore {
         return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
             rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])
         })
+    }
+
+    /// `owned(from:)` for every row of one result: whether its rows can be read by position is
+    /// asked once, not per row.
+    static func owned(fromRows rows: [any SQLRow]) throws -> [OwnedLocation] {
+        guard let first = rows.first as? any PositionalSQLRow, first.columnNames.starts(with: locationColumnNames) else {
+            return try rows.map(owned(from:))
+        }
+        func ofTheTypeOf<Row: PositionalSQLRow>(_: Row) throws -> [OwnedLocation] { try owned(fromRows: rows, as: Row.self) }
+        return try ofTheTypeOf(first)
+    }
+
+    /// The rows of one result are all of the engine's one row type: casting each to it is cheaper
+    /// than to the protocol.
+    private static func owned<Row: PositionalSQLRow>(fromRows rows: [any SQLRow], as _: Row.Type) throws -> [OwnedLocation] {
+        try rows.map { row in
+            guard let row = row as? Row else { return try owned(from: row) }
+            return try owned(fromPositional: row)
+        }
     }
 
     static func owned(from row: any SQLRow) throws -> OwnedLocation {

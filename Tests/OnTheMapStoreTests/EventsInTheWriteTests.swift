@@ -10,7 +10,8 @@ import Testing
 /// the database (`LocationWriteSQL`). The event must still be exactly what the list shows.
 @Suite struct EventsInTheWriteTests {
     /// Pins imported with the objectIds and createdAts an import can bring (characters JSON must
-    /// escape, any script, years from 0 to 10000), then overwritten by their owners and deleted.
+    /// escape, any script, years from 0 to 10000), then overwritten by their owners, updated
+    /// whole and in part, and deleted.
     @Test func theEventOfAnOverwriteIsTheListsJSONOfThePin() async throws {
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
@@ -32,13 +33,22 @@ import Testing
             var saved: [StudentLocation] = []
             for owner in owners { saved.append(try await store.pin(owner, at: "Überall \"new\"\\ \u{7}")) }
             #expect(zip(saved, odd).allSatisfy { $0.objectId == $1.objectId && $0.createdAt == $1.createdAt })
+            // An update of every field (the old apps' PUT) and one of a single field.
+            var updated: [StudentLocation] = []
+            for location in saved {
+                let every = LocationFields(uniqueKey: location.uniqueKey, firstName: "Ünï \"c\"", lastName: location.lastName, mapString: "Put",
+                                           mediaURL: location.mediaURL, latitude: -12.5, longitude: 1e-7)
+                updated.append(try #require(try await store.updateLocation(objectId: location.objectId, with: every, now: WallClock.nowMillis())))
+            }
+            let one = try #require(try await store.updateLocation(objectId: saved[0].objectId, with: LocationFields(mapString: "Partly"), now: WallClock.nowMillis()))
             for location in saved { #expect(try await store.deleteLocation(objectId: location.objectId)) }
             let fresh = try await store.pin(try await store.newAccount("New"), at: "Lima")
             try await store.waitUntilEventsAreFinal()
             let events = try await store.locationEvents(after: start, limit: 100)
-            #expect(events.map(\.kind) == Array(repeating: .updated, count: odd.count) + Array(repeating: .deleted, count: odd.count) + [.created])
-            #expect(events.map(\.objectId) == saved.map(\.objectId) + saved.map(\.objectId) + [fresh.objectId])
-            #expect(events.map(\.payload) == saved.map { LocationJSON.object($0) } + Array(repeating: nil, count: odd.count) + [LocationJSON.object(fresh)])
+            let n = odd.count
+            #expect(events.map(\.kind) == Array(repeating: .updated, count: 2 * n + 1) + Array(repeating: .deleted, count: n) + [.created])
+            #expect(events.map(\.objectId) == saved.map(\.objectId) + saved.map(\.objectId) + [saved[0].objectId] + saved.map(\.objectId) + [fresh.objectId])
+            #expect(events.map(\.payload) == (saved + updated + [one]).map { LocationJSON.object($0) } + Array(repeating: nil, count: n) + [LocationJSON.object(fresh)])
             try await database.close()
         }
     }
