@@ -7,7 +7,9 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 
-/// Every write as one transaction on the writers' pool. PostgreSQL commits durably before it
+/// Every write as one transaction on the writers' pool: inside BEGIN … COMMIT, or, for a unit of
+/// one statement that records its own events (`LocationWriteSQL`), that statement alone, prepared
+/// once it repeats (`PreparedStatements`). PostgreSQL commits durably before it
 /// answers (`synchronous_commit` as the server sets it, `on` by default) and does its own group
 /// commit, so unlike SQLite there is no batching here, and nothing in a write transaction makes
 /// one wait for another's commit (see `TransactionOrderedIDs` and `CommitAnnouncer`). A write that
