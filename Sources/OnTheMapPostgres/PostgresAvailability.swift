@@ -14,13 +14,15 @@ enum PostgresAvailability {
     /// connect, that can take as long as the outage); a connection that arrives after the deadline
     /// is handed straight back, and one whose work outlives its time is closed: a query sent just as
     /// PostgreSQL shuts down can otherwise wait on it for good (seen here), holding the connection.
+    /// `attempts` says why the pool could not connect, for the reason given when none came in time.
     static func withConnection<T: Sendable>(
-        from client: PostgresClient, within deadline: Duration, runningWithin runDeadline: Duration? = nil,
+        from client: PostgresClient, within deadline: Duration, runningWithin runDeadline: Duration? = nil, attempts: ConnectionAttempts? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let runDeadline = runDeadline ?? deadline
         let race = NIOLockedValueBox(LeaseRace<T>())
-        let gaveUp = StoreError.unavailable(reason: "no database connection within \(deadline)")
+        // Asked when giving up: the pool's last failed attempt may be newer than the request.
+        let gaveUp: @Sendable () -> StoreError = { StoreError.unavailable(reason: "no database connection within \(deadline)\(attempts?.lastFailureDescription ?? "")") }
         return try await translatingFailures {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -28,7 +30,7 @@ enum PostgresAvailability {
                     let work = Task {
                         do {
                             let value = try await client.withConnection { connection in
-                                guard race.withLockedValue({ $0.lease(connection) }) else { throw gaveUp }
+                                guard race.withLockedValue({ $0.lease(connection) }) else { throw gaveUp() }
                                 return try await body(connection)
                             }
                             race.withLockedValue { $0.finish() }?.resume(returning: value)
@@ -40,7 +42,7 @@ enum PostgresAvailability {
                         try await Task.sleep(for: deadline)
                         if let waiting = race.withLockedValue({ $0.giveUp() }) {
                             work.cancel()
-                            waiting.resume(throwing: gaveUp)
+                            waiting.resume(throwing: gaveUp())
                             return
                         }
                         // The work has a connection: it gets `runDeadline` from when it had it.

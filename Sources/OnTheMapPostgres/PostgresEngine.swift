@@ -43,11 +43,13 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         self.address = address
         self.logger = logger
         let budget = max(1, options.readBudget.components.seconds * 1000 + options.readBudget.components.attoseconds / 1_000_000_000_000_000)
+        let attempts = ConnectionAttempts()
+        let poolLogger = attempts.poolLogger(logger)
         readers = PostgresClient(
             configuration: try address.clientConfiguration(parameters: [("statement_timeout", "\(budget)")], maxConnections: options.readers),
-            backgroundLogger: logger)
-        writers = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: options.writers), backgroundLogger: logger)
-        listener = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: 1), backgroundLogger: logger)
+            backgroundLogger: poolLogger)
+        writers = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: options.writers), backgroundLogger: poolLogger)
+        listener = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: 1), backgroundLogger: poolLogger)
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let changes = LocationChangeFeed()
         channel = ChangeChannel(schema: address.schema)
@@ -59,8 +61,12 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         }
         writer = PostgresWriter(
             source: .pool(writers), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites, leaseDeadline: options.leaseDeadline,
-            logger: logger, eventLoop: eventLoop)
-        store = SQLStore(reader: PostgresReader(client: readers, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop), writer: writer, changes: changes)
+            logger: logger, eventLoop: eventLoop, attempts: attempts)
+        store = SQLStore(
+            reader: PostgresReader(
+                client: readers, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop,
+                attempts: attempts),
+            writer: writer, changes: changes)
         // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
         // until `close` (answered writes first). Each signals once its pool is about to run.
         let (started, starting) = AsyncStream<Void>.makeStream()

@@ -16,6 +16,8 @@ struct PostgresReader: SQLDatabase {
     let budget: Duration
     let logger: Logger
     let eventLoop: any EventLoop
+    /// Why the pool last failed to connect, for a read that got no connection.
+    var attempts: ConnectionAttempts?
 
     var dialect: any SQLDialect { PostgresDialect() }
 
@@ -28,7 +30,7 @@ struct PostgresReader: SQLDatabase {
             let asked = ContinuousClock.now
             // PostgreSQL stops a read at the budget (statement_timeout): a read still unanswered a
             // lease deadline after that is on a connection the database has dropped.
-            try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, runningWithin: budget + leaseDeadline) {
+            try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, runningWithin: budget + leaseDeadline, attempts: attempts) {
                 [self] connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
                     try await connection.run(query, in: self, prepared: true, logger: logger, onRow)

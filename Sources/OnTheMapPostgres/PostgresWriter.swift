@@ -35,13 +35,16 @@ final class PostgresWriter: StoreWriter, Sendable {
     private let leaseDeadline: Duration
     private let load = NIOLockedValueBox(Load())
     private let logger: Logger
+    /// Why the pool last failed to connect, for a write that got no connection.
+    private let attempts: ConnectionAttempts?
     let database: any SQLDatabase
 
     init(
         source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, leaseDeadline: Duration, logger: Logger,
-        eventLoop: any EventLoop
+        eventLoop: any EventLoop, attempts: ConnectionAttempts? = nil
     ) {
         self.source = source
+        self.attempts = attempts
         self.leaseDeadline = leaseDeadline
         self.changes = changes
         self.announcer = announcer
@@ -140,7 +143,7 @@ final class PostgresWriter: StoreWriter, Sendable {
         do {
             result = try await PostgresAvailability.translatingFailures {
                 switch source {
-                case .pool(let client): try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, transaction)
+                case .pool(let client): try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, attempts: attempts, transaction)
                 case .connection(let connection): try await transaction(connection)
                 }
             }

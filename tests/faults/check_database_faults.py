@@ -224,6 +224,8 @@ def main():
             down = [(status, body) for (k, status, _, body, _, at) in record.answers if k == "ready" and outage_end - 8 < at < outage_end]
         check("/readyz says not ready, with the reason, while the database is away",
               down and all(status == 503 and "database" in (body or {}).get("error", "") for status, body in down), down[:3])
+        check("... and the reason names what the pool met: the connection refused",
+              any("connection refused" in (body or {}).get("error", "") for _, body in down), down[:2])
         fault("back")
     else:
         fault("fill" if ENGINE == "sqlite" else "readonly")
