@@ -59,22 +59,19 @@ struct PostgresStatement: Sendable {
             rows = try await StoreStatement.$running.withValue((name, sql)) {
                 try await connection.execute(StoreStatement(bindings: query.binds), logger: logger)
             }
-        } catch let error as PSQLError where Self.isStale(error) {
-            // The prepared form no longer fits (the schema changed under it), or PostgreSQL refused
-            // to prepare it, which PostgresNIO would answer for good on this connection: nothing
-            // ran, so run the statement unnamed, now and from now on.
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] != nil && error.serverInfo?[.sqlState] != "57014" {
+            // PostgreSQL refused the statement before any row. That may be the prepared form's
+            // fault: a plan the schema has outgrown, a name the server lost (a pooler), or a
+            // preparation that failed once, whose error PostgresNIO then answers for good on
+            // this connection. A refused statement ran nothing (it is a read, or a write that is
+            // its own transaction), so run it unnamed: if that works, the prepared form was at
+            // fault and the statement goes unnamed from now on; if not, it was the statement's.
+            // (A read stopped by its time budget, 57014, is not run twice.)
+            try await Self.deliver(connection.query(query, logger: logger), to: onRow)
             PreparedStatements.shared.refuse(sql)
-            return try await Self.deliver(connection.query(query, logger: logger), to: onRow)
+            return
         }
         try await Self.deliver(rows, to: onRow)
-    }
-
-    /// "cached plan must not change result type", "prepared statement does not exist", and the
-    /// errors of a statement that names what does not exist (class 42): not the data's errors,
-    /// which the unnamed statement would meet the same.
-    private static func isStale(_ error: PSQLError) -> Bool {
-        guard let state = error.serverInfo?[.sqlState] else { return false }
-        return state == "0A000" || state == "26000" || state.hasPrefix("42")
     }
 
     /// Hands each row to `onRow` as a `PostgresReadRow`, the column names read once per result.
@@ -86,7 +83,6 @@ struct PostgresStatement: Sendable {
             onRow(PostgresReadRow(row: row, cells: row.makeRandomAccess(), columnNames: names))
         }
     }
-
 }
 
 extension PostgresConnection {

@@ -48,7 +48,7 @@ final class PreparedStatements: Sendable {
         }
     }
 
-    /// `sql`'s prepared form failed without running: it goes unnamed from now on.
+    /// `sql`'s prepared form failed where the unnamed statement worked: it goes unnamed from now on.
     func refuse(_ sql: String) {
         names.withLockedValue { names in
             names.bySQL[sql] = nil

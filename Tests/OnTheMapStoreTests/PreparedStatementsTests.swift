@@ -42,6 +42,17 @@ import Testing
                 let rows = try await store.reader.raw("\(unsafeRaw: select)\(bind: 0)").all()
                 #expect(rows.first?.allColumns == ["a", "b"])
             }
+            // A statement whose preparation failed (what it names did not exist yet) works once
+            // it does: PostgresNIO keeps the failed preparation's error on that connection.
+            let later = "SELECT c FROM prepared_later WHERE c >= "
+            for _ in 0..<3 {
+                await #expect(throws: (any Error).self) { try await store.reader.raw("\(unsafeRaw: later)\(bind: 0)").all() }
+            }
+            try await store.writer.run(SQLQueryString("CREATE TABLE prepared_later (c BIGINT)"))
+            try await store.writer.run(SQLQueryString("INSERT INTO prepared_later (c) VALUES (7)"))
+            for _ in 0..<8 {
+                #expect(try await store.reader.raw("\(unsafeRaw: later)\(bind: 0)").all().count == 1)
+            }
             // The store's own statements, repeated, answer the same as the first time.
             let owner = try await store.newAccount("Repeat")
             try await store.pin(owner, at: "Again")
