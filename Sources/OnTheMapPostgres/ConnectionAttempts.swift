@@ -27,6 +27,12 @@ final class ConnectionAttempts: Sendable {
         lastFailure.withLockedValue { $0 = (Self.reason(of: error), .now) }
     }
 
+    /// A connection was had: a failure before it no longer explains a wait (a pool that is only
+    /// busy must not be blamed on a refusal from the outage before).
+    func connected() {
+        lastFailure.withLockedValue { if $0 != nil { $0 = nil } }
+    }
+
     /// The part of PostgresNIO's error description an operator needs.
     static func reason(of error: String) -> String {
         if let message = error.firstRange(of: "message: ") {

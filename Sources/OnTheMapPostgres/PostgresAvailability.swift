@@ -30,6 +30,7 @@ enum PostgresAvailability {
                     let work = Task {
                         do {
                             let value = try await client.withConnection { connection in
+                                attempts?.connected()
                                 guard race.withLockedValue({ $0.lease(connection) }) else { throw gaveUp() }
                                 return try await body(connection)
                             }

@@ -23,6 +23,8 @@ import Testing
         pool.warning("something else")
         #expect(attempts.lastFailureDescription.hasPrefix("; last connection attempt: connection refused ("))
         #expect(seen.messages == ["something else"], "info stays below the service's level; the rest gets through")
+        attempts.connected()
+        #expect(attempts.lastFailureDescription == "", "once connected, an old failure explains nothing")
     }
 }
 
