@@ -22,29 +22,30 @@ enum LocationWriteSQL {
         let (beforeCreatedAt, beforeObjectId, afterObjectId) = LocationJSON.objectAround(createdAtAndObjectIdOf: location)
         let kind = newObjectId.map { SQLQueryString("CASE WHEN object_id = \(bind: $0) THEN 'created' ELSE 'updated' END") }
             ?? SQLQueryString("'updated'")
-        return SQLQueryString("""
-            WITH written AS (\(write)),
-            recorded AS (
-                INSERT INTO location_events (id, kind, object_id, payload, at)
-                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id,
-                       \(bind: beforeCreatedAt) || wire_time(created_at) || \(bind: beforeObjectId) || to_json(object_id)::text || \(bind: afterObjectId),
-                       \(bind: now)
-                FROM written WHERE hidden_at IS NULL
-            )
-            SELECT * FROM written
-            """)
+        let payload = SQLQueryString(
+            "\(bind: beforeCreatedAt) || wire_time(created_at) || \(bind: beforeObjectId) || to_json(object_id)::text || \(bind: afterObjectId)")
+        return recording(write, kind: kind, payload: payload, where: SQLRaw("hidden_at IS NULL"), at: now)
     }
 
     /// `delete` (a DELETE … RETURNING object_id), recording `deleted` for the pin it removed.
     /// Returns `delete`'s rows.
     static func deleting(_ delete: any SQLExpression, at now: Int64) -> any SQLExpression {
+        recording(delete, kind: SQLRaw("'deleted'"), payload: SQLRaw("NULL"), where: SQLRaw("TRUE"), at: now)
+    }
+
+    /// `write` as a data-modifying `WITH` that also inserts, for each row it returns that meets
+    /// `condition`, the event `kind` with `payload` (both read from that row); returns `write`'s rows.
+    private static func recording(
+        _ write: any SQLExpression, kind: any SQLExpression, payload: any SQLExpression, where condition: any SQLExpression, at now: Int64
+    ) -> any SQLExpression {
         SQLQueryString("""
-            WITH removed AS (\(delete)),
+            WITH written AS (\(write)),
             recorded AS (
                 INSERT INTO location_events (id, kind, object_id, payload, at)
-                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), 'deleted', object_id, NULL, \(bind: now) FROM removed
+                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id, \(payload), \(bind: now)
+                FROM written WHERE \(condition)
             )
-            SELECT * FROM removed
+            SELECT * FROM written
             """)
     }
 }
