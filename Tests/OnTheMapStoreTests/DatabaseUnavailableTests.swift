@@ -26,7 +26,10 @@ import Testing
         #expect(FileSystemState.of(directoryOf: Self.path) == .writable)
         #expect(FileSystemState.of(directoryOf: "/no/such/directory/onthemap.sqlite") == .unknown)
         let translated = SQLiteAvailability.translated(DatabaseError(resultCode: .SQLITE_IOERR), databasePath: Self.path)
-        guard case StoreError.unavailable(let reason)? = translated as? StoreError else { return }
+        guard case StoreError.unavailable(let reason)? = translated as? StoreError else {
+            Issue.record("an I/O error became \(translated)")
+            return
+        }
         #expect(reason.hasPrefix("an I/O error"))
     }
 
