@@ -74,13 +74,13 @@ struct PostgresStatement: Sendable {
         try await Self.deliver(rows, to: onRow)
     }
 
-    /// Hands each row to `onRow` as a `PostgresReadRow`, the column names read once per result.
+    /// Hands each row to `onRow` as a `PostgresReadRow`, the columns read once per result.
     private static func deliver(_ rows: some AsyncSequence<PostgresRow, any Error>, to onRow: @Sendable (any SQLRow) -> Void) async throws {
-        var columns: [String]?
+        var columns: PostgresResultColumns?
         for try await row in rows {
-            let names = columns ?? row.map(\.columnName)
-            columns = names
-            onRow(PostgresReadRow(row: row, cells: row.makeRandomAccess(), columnNames: names))
+            let shared = columns ?? PostgresResultColumns(of: row)
+            columns = shared
+            onRow(PostgresReadRow(row, columns: shared))
         }
     }
 }

@@ -27,7 +27,7 @@ extension SQLStore: LocationStore {
         for key in query.effectiveOrder {
             select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
         }
-        let rows = query.limit == 0 ? [] : try await select.limit(query.limit).offset(query.skip).all()
+        let page = query.limit == 0 ? [] : try await Self.locations(select.limit(query.limit).offset(query.skip).query, on: reader)
         var count: Int?
         if query.includeCount, query.filter == .all {
             count = try await reader.raw("SELECT row_count FROM row_counts WHERE table_name = 'student_locations'")
@@ -36,7 +36,7 @@ extension SQLStore: LocationStore {
             count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
                 .first()?.decode(column: "total", as: Int.self) ?? 0
         }
-        return LocationPage(results: try Self.owned(fromRows: rows).map(\.location), count: count)
+        return LocationPage(results: page, count: count)
     }
 
     public func location(objectId: String) async throws -> OwnedLocation? {
@@ -54,11 +54,10 @@ extension SQLStore: LocationStore {
     /// Up to `limit` locations in object id order, from after `objectId`: every location, a page at
     /// a time (an export), whatever the table's size.
     public func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation] {
-        let rows = try await reader.raw("""
+        try await Self.locations(SQLQueryString("""
             SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
             WHERE object_id > \(bind: objectId ?? "") AND hidden_at IS NULL ORDER BY object_id LIMIT \(bind: limit)
-            """).all()
-        return try Self.owned(fromRows: rows).map(\.location)
+            """), on: reader)
     }
 
     public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation {
@@ -147,23 +146,12 @@ extension SQLStore: LocationStore {
         })
     }
 
-    /// `owned(from:)` for every row of one result: whether its rows can be read by position is
-    /// asked once, not per row.
-    static func owned(fromRows rows: [any SQLRow]) throws -> [OwnedLocation] {
-        guard let first = rows.first as? any PositionalSQLRow, first.columnNames.starts(with: locationColumnNames) else {
-            return try rows.map(owned(from:))
-        }
-        func ofTheTypeOf<Row: PositionalSQLRow>(_: Row) throws -> [OwnedLocation] { try owned(fromRows: rows, as: Row.self) }
-        return try ofTheTypeOf(first)
-    }
-
-    /// The rows of one result are all of the engine's one row type: casting each to it is cheaper
-    /// than to the protocol.
-    private static func owned<Row: PositionalSQLRow>(fromRows rows: [any SQLRow], as _: Row.Type) throws -> [OwnedLocation] {
-        try rows.map { row in
-            guard let row = row as? Row else { return try owned(from: row) }
-            return try owned(fromPositional: row)
-        }
+    /// The locations `query` selects (`locationColumns`, in order), each read as its row arrives:
+    /// a page is never held as rows and then copied out of them.
+    static func locations(_ query: any SQLExpression, on database: any SQLDatabase) async throws -> [StudentLocation] {
+        let reading = LocationReading()
+        try await database.execute(sql: query) { reading.read($0) }
+        return try reading.locations()
     }
 
     static func owned(from row: any SQLRow) throws -> OwnedLocation {
@@ -188,7 +176,7 @@ extension SQLStore: LocationStore {
 extension SQLStore {
     /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at`, when asked
     /// for), read by position.
-    private static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
+    static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
         func string(_ column: LocationColumn) throws -> String { try row.string(at: column.rawValue) }
         let hidden = locationColumnNames.count
         let hasHidden = row.columnNames.count > hidden && row.columnNames[hidden] == "hidden_at"
@@ -200,6 +188,38 @@ extension SQLStore {
                 createdAt: try row.int64(at: LocationColumn.createdAt.rawValue), updatedAt: try row.int64(at: LocationColumn.updatedAt.rawValue)),
             ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try string(.ownerKey),
             hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil)
+    }
+}
+
+/// The rows of one result as they arrive, read as locations. `SQLDatabase` hands rows over one at a
+/// time and in order, and the result is read after the last: nothing here is touched concurrently.
+private final class LocationReading: @unchecked Sendable {
+    private var read: [StudentLocation] = []
+    private var failure: (any Error)?
+    /// Whether the rows can be read by position: asked of the first row only.
+    private var positional: Bool?
+
+    func read(_ row: any SQLRow) {
+        guard failure == nil else { return }
+        do {
+            let positional = self.positional ?? {
+                let answer = (row as? any PositionalSQLRow)?.columnNames.starts(with: SQLStore.locationColumnNames) ?? false
+                self.positional = answer
+                return answer
+            }()
+            if positional, let row = row as? any PositionalSQLRow {
+                read.append(try SQLStore.owned(fromPositional: row).location)
+            } else {
+                read.append(try SQLStore.owned(from: row).location)
+            }
+        } catch {
+            failure = error
+        }
+    }
+
+    func locations() throws -> [StudentLocation] {
+        if let failure { throw failure }
+        return read
     }
 }
 
