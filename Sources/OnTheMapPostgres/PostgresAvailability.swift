@@ -1,4 +1,6 @@
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 import OnTheMapStore
 import PostgresNIO
 
@@ -23,6 +25,25 @@ enum PostgresAvailability {
         let race = NIOLockedValueBox(LeaseRace<T>())
         // Asked when giving up: the pool's last failed attempt may be newer than the request.
         let gaveUp: @Sendable () -> StoreError = { StoreError.unavailable(reason: "no database connection within \(deadline)\(attempts?.lastFailureDescription ?? "")") }
+        // The deadlines are timers of an event loop, not sleeping tasks: every read and write
+        // passes here, and a task with a clock of its own cost more than the read itself.
+        let timers = MultiThreadedEventLoopGroup.singleton.any()
+        /// The work has a connection (or not) when `deadline` passes: it gets `runDeadline` from when it had it.
+        @Sendable func leaseDeadlinePassed() {
+            if let waiting = race.withLockedValue({ $0.giveUp() }) {
+                race.withLockedValue { $0.work }?.cancel()
+                waiting.resume(throwing: gaveUp())
+                return
+            }
+            guard let leasedAt = race.withLockedValue({ $0.leasedAt }) else { return }
+            let scheduled = timers.scheduleTask(deadline: .now() + TimeAmount(leasedAt + runDeadline - .now)) {
+                if let (waiting, connection) = race.withLockedValue({ $0.abandon() }) {
+                    waiting.resume(throwing: StoreError.unavailable(reason: "the database did not answer within \(runDeadline)"))
+                    let _: EventLoopFuture<Void> = connection.close()
+                }
+            }
+            race.withLockedValue { $0.timer = scheduled }
+        }
         return try await translatingFailures {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -39,23 +60,12 @@ enum PostgresAvailability {
                             race.withLockedValue { $0.finish() }?.resume(throwing: error)
                         }
                     }
-                    let timer = Task {
-                        try await Task.sleep(for: deadline)
-                        if let waiting = race.withLockedValue({ $0.giveUp() }) {
-                            work.cancel()
-                            waiting.resume(throwing: gaveUp())
-                            return
-                        }
-                        // The work has a connection: it gets `runDeadline` from when it had it.
-                        if let leasedAt = race.withLockedValue({ $0.leasedAt }) { try await Task.sleep(until: leasedAt + runDeadline) }
-                        if let (waiting, connection) = race.withLockedValue({ $0.abandon() }) {
-                            waiting.resume(throwing: StoreError.unavailable(reason: "the database did not answer within \(runDeadline)"))
-                            try? await connection.close()
-                        }
-                    }
+                    let timer = timers.scheduleTask(in: TimeAmount(deadline)) { leaseDeadlinePassed() }
                     race.withLockedValue { race in
                         race.work = work
                         race.timer = timer
+                        // The work may have finished already, before there was a timer to cancel.
+                        if race.isAnswered { timer.cancel() }
                     }
                 }
             } onCancel: {
@@ -69,7 +79,8 @@ enum PostgresAvailability {
     private struct LeaseRace<T: Sendable> {
         var continuation: CheckedContinuation<T, any Error>?
         var work: Task<Void, Never>?
-        var timer: Task<Void, any Error>?
+        /// Cancelled when the work finishes.
+        var timer: Scheduled<Void>?
         private var connection: PostgresConnection?
         private(set) var leasedAt: ContinuousClock.Instant?
 
@@ -96,6 +107,8 @@ enum PostgresAvailability {
             guard let connection, let waiting = take() else { return nil }
             return (waiting, connection)
         }
+
+        var isAnswered: Bool { continuation == nil }
 
         private mutating func take() -> CheckedContinuation<T, any Error>? {
             defer { continuation = nil }
