@@ -177,17 +177,22 @@ extension SQLStore {
     /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at`, when asked
     /// for), read by position.
     static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
-        func string(_ column: LocationColumn) throws -> String { try row.string(at: column.rawValue) }
         let hidden = locationColumnNames.count
         let hasHidden = row.columnNames.count > hidden && row.columnNames[hidden] == "hidden_at"
         return OwnedLocation(
-            location: StudentLocation(
-                objectId: try string(.objectId), uniqueKey: try string(.uniqueKey), firstName: try string(.firstName),
-                lastName: try string(.lastName), mapString: try string(.mapString), mediaURL: try string(.mediaURL),
-                latitude: try row.double(at: LocationColumn.latitude.rawValue), longitude: try row.double(at: LocationColumn.longitude.rawValue),
-                createdAt: try row.int64(at: LocationColumn.createdAt.rawValue), updatedAt: try row.int64(at: LocationColumn.updatedAt.rawValue)),
-            ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try string(.ownerKey),
+            location: try location(fromPositional: row),
+            ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try row.string(at: LocationColumn.ownerKey.rawValue),
             hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil)
+    }
+
+    /// The pin alone, for the lists, which need neither its owner nor whether it is hidden.
+    static func location(fromPositional row: some PositionalSQLRow) throws -> StudentLocation {
+        func string(_ column: LocationColumn) throws -> String { try row.string(at: column.rawValue) }
+        return StudentLocation(
+            objectId: try string(.objectId), uniqueKey: try string(.uniqueKey), firstName: try string(.firstName),
+            lastName: try string(.lastName), mapString: try string(.mapString), mediaURL: try string(.mediaURL),
+            latitude: try row.double(at: LocationColumn.latitude.rawValue), longitude: try row.double(at: LocationColumn.longitude.rawValue),
+            createdAt: try row.int64(at: LocationColumn.createdAt.rawValue), updatedAt: try row.int64(at: LocationColumn.updatedAt.rawValue))
     }
 }
 
@@ -207,8 +212,10 @@ private final class LocationReading: @unchecked Sendable {
                 self.positional = answer
                 return answer
             }()
+            // (A cast to the protocol measured cheaper here than one to the row's own type
+            // through a generic closure, which the compiler cannot specialise.)
             if positional, let row = row as? any PositionalSQLRow {
-                read.append(try SQLStore.owned(fromPositional: row).location)
+                read.append(try SQLStore.location(fromPositional: row))
             } else {
                 read.append(try SQLStore.owned(from: row).location)
             }
