@@ -88,6 +88,7 @@ screenshots: build-debug browser-test
 bench: deps-bench deps-test build
 	swift build -c release --product geocode-bench
 	swift build -c release --product edge-reference
+	swift build -c release --product postgres-reference
 	scripts/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.

@@ -137,6 +137,11 @@ let package = Package(
         // Development tool: `make bench` measures bare Hummingbird beside the server and nginx.
         .executableTarget(
             name: "edge-reference", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "Sources/EdgeReference"),
+        // Development tool: `make bench` measures bare Hummingbird and PostgresNIO reading a page beside the server.
+        .executableTarget(
+            name: "postgres-reference",
+            dependencies: ["OnTheMapModel", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Sources/PostgresReference"),
         // What the store and server suites share: a fresh database of the engine under test.
         .target(
             name: "OnTheMapTestSupport",

@@ -2,7 +2,9 @@
 # Issue 26's figures, as a Markdown section: the PostgreSQL path against references measured in the
 # same run on the same data (100,000 pins; PostgreSQL with its durable defaults):
 # 1. an uncached 100-row page at 32 connections: the server on PostgreSQL, the same server on SQLite,
-#    and FastAPI + asyncpg + orjson (2 uvicorn workers) running the same query on the same database;
+#    FastAPI + asyncpg + orjson (2 uvicorn workers) running the same query on the same database, and
+#    bare Hummingbird + PostgresNIO running it (postgres-reference, built beside the binary): the
+#    ceiling of the Swift stack the server is built on;
 # 2. 32 students overwriting their pins over HTTP, against pgbench's durable one-row UPDATE by
 #    primary key at 32 clients on the same table;
 # with the server's CPU time per request (user + system, from /proc) beside each;
@@ -45,8 +47,12 @@ DATABASE_URL="$database" "$root/.build/venv-bench/bin/uvicorn" --app-dir "$root/
     --host 127.0.0.1 --port "$reference_port" --workers 2 --loop uvloop --http httptools --log-level warning >"$work/reference.log" 2>&1 &
 pids+=("$!")
 reference_pid=$!
+stack_port="$(free_port)"
+"$(dirname "$binary")/postgres-reference" "$stack_port" "$database" >"$work/stack.log" 2>&1 &
+pids+=("$!")
+stack_pid=$!
 page="/v1/StudentLocation?limit=100&order=-updatedAt,objectId"
-for port in "$pg_port" "$sqlite_port" "$reference_port"; do wait_healthy "http://127.0.0.1:$port$page"; done
+for port in "$pg_port" "$sqlite_port" "$reference_port" "$stack_port"; do wait_healthy "http://127.0.0.1:$port$page"; done
 
 # cpu_ticks PID...: user + system clock ticks of the processes and their children so far.
 cpu_ticks() {
@@ -82,6 +88,7 @@ measure() {
 read -r pg_page pg_page_cpu pg_page_refused pg_page_db < <(measure "$pg_pid" "http://127.0.0.1:$pg_port$page")
 read -r sqlite_page sqlite_page_cpu _ _ < <(measure "$sqlite_pid" "http://127.0.0.1:$sqlite_port$page")
 read -r reference_page reference_page_cpu _ reference_page_db < <(measure "$reference_pid" "http://127.0.0.1:$reference_port$page")
+read -r stack_page stack_page_cpu _ stack_page_db < <(measure "$stack_pid" "http://127.0.0.1:$stack_port$page")
 
 mapfile -t tokens < <(sign_up_writers "http://127.0.0.1:$pg_port" 32 "$work")
 writers_lua "$work/writers.lua" "${tokens[@]}"
@@ -101,7 +108,7 @@ for size in small large; do
     count=1000; [ "$size" = large ] && count=1000000
     seed_locations_postgres "$binary" "$database?sslmode=disable&schema=scale_$size" "$count"
 done
-kill "$pg_pid" "$sqlite_pid" "$reference_pid" 2>/dev/null || true
+kill "$pg_pid" "$sqlite_pid" "$reference_pid" "$stack_pid" 2>/dev/null || true
 scale_seconds=3
 for size in small large; do
     serve "scale-$size" "$database?sslmode=disable&schema=scale_$size"
@@ -118,6 +125,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "met" : "**missed**") }'; }
 page_vs_reference="$(ratio "$pg_page" "$reference_page")"
 page_vs_sqlite="$(ratio "$pg_page" "$sqlite_page")"
+stack_vs_reference="$(ratio "$stack_page" "$reference_page")"
+stack_vs_sqlite="$(ratio "$stack_page" "$sqlite_page")"
+page_vs_stack="$(ratio "$pg_page" "$stack_page")"
 writes_vs_pgbench="$(ratio "$pg_writes" "$pgbench_tps")"
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat <<MARKDOWN
@@ -137,6 +147,7 @@ cat <<MARKDOWN
 | uncached 100-row page, server on PostgreSQL | $pg_page | $pg_page_cpu ms | $pg_page_db ms |
 | the same page, server on SQLite | $sqlite_page | $sqlite_page_cpu ms | – |
 | the same page, FastAPI + asyncpg + orjson, same database | $reference_page | $reference_page_cpu ms (both workers) | $reference_page_db ms |
+| the same page, bare Hummingbird + PostgresNIO (the stack's ceiling), same database | $stack_page | $stack_page_cpu ms | $stack_page_db ms |
 | 32 students overwriting their pins, server on PostgreSQL (durable) | $pg_writes | $pg_writes_cpu ms | $pg_writes_db ms |
 | pgbench, durable one-row UPDATE by primary key, 32 clients | $pgbench_tps | – | – |
 
@@ -148,6 +159,11 @@ $(awk -v a="$pg_page_cpu" -v b="$pg_page_db" -v c="$(nproc)" 'BEGIN { printf "%.
 | page on PostgreSQL ≥ 2× the FastAPI reference | ${page_vs_reference}× | $(verdict "$page_vs_reference" 2) |
 | page on PostgreSQL ≥ 0.6× the same server on SQLite | ${page_vs_sqlite}× | $(verdict "$page_vs_sqlite" 0.6) |
 | overwrites ≥ 0.7× pgbench's one-row UPDATE | ${writes_vs_pgbench}× | $(verdict "$writes_vs_pgbench" 0.7) |
+
+The stack's ceiling (\`postgres-reference\`: Hummingbird with no middleware, PostgresNIO's pool of 8
+connections, the query prepared, each cell read once from its bytes, the JSON written by the server's own
+writer; no sessions, limits, deadlines, metrics or logging) runs the page at ${stack_vs_reference}× FastAPI
+and ${stack_vs_sqlite}× the server on SQLite; the server on PostgreSQL reaches ${page_vs_stack}× of that ceiling.
 
 Non-2xx answers: ${pg_page_refused:-0} pages, ${pg_writes_refused:-0} writes.
 
