@@ -20,9 +20,12 @@ public final class Gazetteer: Sendable {
     let aliases: [(alias: String, feature: Int)]
     /// The cities by 1° cell, for the town a point lies in.
     let cityGrid: CityGrid
+    /// The words around a place that are not the place (reader.tsv).
+    let reader: ContextReader
 
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
-         bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<String>, aliases: [(alias: String, feature: Int)]) {
+         bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<String>, aliases: [(alias: String, feature: Int)],
+         reader: ContextReader) {
         self.features = features
         self.names = names
         self.typos = typos
@@ -33,6 +36,7 @@ public final class Gazetteer: Sendable {
         self.stopwords = stopwords
         self.aliases = aliases
         self.cityGrid = CityGrid(features)
+        self.reader = reader
     }
 
     /// The data shipped with the module.

@@ -32,13 +32,14 @@ struct GazetteerLoader {
         try readPlaces()
         try readAliases()
         let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
+        let reader = try ContextReader(lines: lines(of: "reader.tsv"))
         let built = (names: names.build(), typos: typos.build())
         // Read once the name index is built: its sort is the load's peak, and the postcode file's
         // buffer then reuses memory the sort freed.
         let postcodes = try readPostcodes()
         return Gazetteer(features: features, names: built.names, typos: built.typos, countryByCode: countryByCode,
                          regionByCode: regionByCode, bounds: bounds, postcodes: postcodes, stopwords: stopwords,
-                         aliases: aliases)
+                         aliases: aliases, reader: reader)
     }
 
     /// country, name, latitude, longitude, population, other names, box.

@@ -23,8 +23,14 @@ public struct Geocoder: Sendable {
     }
 
     func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
-        guard limit > 0, let query else { return GeocodeAnswer(input: .place, results: []) }
+        guard limit > 0, var query else { return GeocodeAnswer(input: .place, results: []) }
+        query.parts = read(query).parts
         return GeocodeAnswer(input: GeocodeInput(query), results: results(for: query, limit: limit))
+    }
+
+    /// The query's parts without the words around the place ("close to Lima" → "lima").
+    func read(_ query: ParsedQuery) -> ContextReader.Reading {
+        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { gazetteer.names.contains(normalized: $0) }
     }
 
     func results(for query: ParsedQuery, limit: Int) -> [GeocodeResult] {

@@ -70,6 +70,14 @@ struct NameIndex: Sendable {
         return hits
     }
 
+    /// Whether some feature has this normalized name (or code): `hits` without building them.
+    func contains(normalized bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        let hash = Self.hash(bytes)
+        let low = hashes.lowerBound(of: hash)
+        return low < hashes.count && hashes[low] == hash
+    }
+
     /// FNV-1a, 64 bits: deterministic and fast on short strings.
     static func hash(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -18,6 +18,8 @@ struct ParsedQuery {
     var hadStreet = false
     /// A postcode was dropped.
     var hadPostcode = false
+    /// The index of the first part typed after an arrow ("Lima → Quito"): where the student is now.
+    var nowFrom: Int?
 }
 
 enum QueryParser {
@@ -28,7 +30,11 @@ enum QueryParser {
             return query
         }
         var scratch: [UInt8] = []
-        for rawPart in split(text) {
+        let split = split(text)
+        let arrows = split.last?.arrowsBefore ?? 0
+        for (rawPart, arrowsBefore) in split {
+            // After the last arrow: where the student is now.
+            if arrows > 0, arrowsBefore == arrows, query.nowFrom == nil { query.nowFrom = query.parts.count }
             TextNormalizer.normalize(rawPart, into: &scratch)
             var tokens = scratch.split(separator: UInt8(ascii: " ")).map(Array.init)
             let postcodes = Postcodes.extract(from: &tokens)
@@ -57,17 +63,25 @@ enum QueryParser {
         return (latitude, longitude)
     }
 
-    /// Splits on , ; / | ( ) line breaks, " - ", and on a dot between words ("Chicago.IL") but not
-    /// inside abbreviations ("D.C.", "St.Louis").
-    static func split(_ text: String) -> [Substring] {
-        var parts: [Substring] = []
+    /// Splits on , ; / | ( ) (and the full-width 、，；) line breaks, " - ", arrows, and on a dot between words ("Chicago.IL")
+    /// but not inside abbreviations ("D.C.", "St.Louis"). Each part says how many arrows came
+    /// before it ("Lima → Quito", "Lima -> Quito").
+    static func split(_ text: String) -> [(part: Substring, arrowsBefore: Int)] {
+        var parts: [(part: Substring, arrowsBefore: Int)] = []
         var start = text.startIndex
         var index = text.startIndex
         var wordLength = 0
+        var arrowsBefore = 0
         while index < text.endIndex {
             let character = text[index]
-            let next = text.index(after: index)
-            var isBoundary = ",;/|()\n\r".contains(character)
+            var next = text.index(after: index)
+            var isBoundary = ",;/|()\n\r、，；".contains(character)
+            var isArrow = arrows.contains(character)
+            if (character == "-" || character == "=") && next < text.endIndex && text[next] == ">" {
+                isArrow = true
+                next = text.index(after: next)
+            }
+            isBoundary = isBoundary || isArrow
             if character == "-", index > text.startIndex, text[text.index(before: index)] == " ", next < text.endIndex, text[next] == " " {
                 isBoundary = true
             }
@@ -76,15 +90,18 @@ enum QueryParser {
                 isBoundary = true
             }
             if isBoundary {
-                parts.append(text[start..<index])
+                parts.append((text[start..<index], arrowsBefore))
+                if isArrow { arrowsBefore += 1 }
                 start = next
             }
             wordLength = character.isLetter ? wordLength + 1 : 0
             index = next
         }
-        parts.append(text[start...])
+        parts.append((text[start...], arrowsBefore))
         return parts
     }
+
+    private static let arrows: Set<Character> = ["→", "⇒", "⟶", "➡", "➔", "➜", "⇨", "➞"]
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 

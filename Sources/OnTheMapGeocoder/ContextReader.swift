@@ -1,0 +1,195 @@
+/// Reads the words students put around a place ("close to Lima", "moved to Santiago last year",
+/// "from Lima, now in Quito", "東京在住", "दिल्ली के पास") so that the place alone is looked up.
+///
+/// A small grammar over the parts of a parsed query, in three steps:
+/// 1. each part loses the context phrases before and after its place (`reader.tsv`: position,
+///    area and time words, in the twelve languages of the web app), longest phrase first, as long
+///    as a place is left and the words are not themselves a place's name ("Greater Sudbury");
+/// 2. a phrase may mark its part as where the student is now ("living in", "moved to", "在住") or
+///    where they came from ("from", "originally from", "出身"); "from X to Y" in one part splits in
+///    two; an arrow between parts ("Lima → Quito") marks what follows as now;
+/// 3. when a part says now, the parts that say origin are dropped: the student is where they are now.
+struct ContextReader: Sendable {
+    enum Role: Sendable { case context, now, origin }
+
+    private struct Phrase: Sendable {
+        let tokens: [[UInt8]]
+        let role: Role
+    }
+
+    /// Phrases of scripts written with spaces, by their first word (before the place) or last
+    /// word (after it), longest first.
+    private var before: [[UInt8]: [Phrase]] = [:]
+    private var after: [[UInt8]: [Phrase]] = [:]
+    /// "to", "nach", "ke": inside a part that starts as an origin, what follows is where they are now.
+    private var between: Set<[UInt8]> = []
+    /// Phrases of scripts written without spaces (Chinese, Japanese), matched as attached text.
+    private var attachedBefore: [(bytes: [UInt8], role: Role)] = []
+    private var attachedAfter: [(bytes: [UInt8], role: Role)] = []
+    private var attachedBetween: [[UInt8]] = []
+
+    /// What the reader made of a query's parts.
+    struct Reading: Equatable {
+        var parts: [[UInt8]]
+    }
+
+    /// The lines of `reader.tsv` (role, position, language, phrase).
+    init(lines: some Sequence<Substring>) throws(ReaderTableError) {
+        for line in lines {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 4 else { throw ReaderTableError(line: String(line)) }
+            let role: Role?
+            switch fields[0] {
+            case "context": role = .context
+            case "now": role = .now
+            case "origin": role = .origin
+            case "to": role = nil
+            default: throw ReaderTableError(line: String(line))
+            }
+            let text = Array(TextNormalizer.normalize(fields[3]).utf8)
+            guard !text.isEmpty else { throw ReaderTableError(line: String(line)) }
+            let attached = Self.unspacedLanguages.contains(String(fields[2]))
+            switch (role, fields[1], attached) {
+            case (nil, "between", false): between.insert(text)
+            case (nil, "between", true): attachedBetween.append(text)
+            case (let role?, "before", false): add(Phrase(tokens: Self.words(text), role: role), to: &before, key: \.first)
+            case (let role?, "after", false): add(Phrase(tokens: Self.words(text), role: role), to: &after, key: \.last)
+            case (let role?, "before", true): attachedBefore.append((text, role))
+            case (let role?, "after", true): attachedAfter.append((text, role))
+            default: throw ReaderTableError(line: String(line))
+            }
+        }
+        attachedBefore.sort { $0.bytes.count > $1.bytes.count }
+        attachedAfter.sort { $0.bytes.count > $1.bytes.count }
+    }
+
+    /// Languages written without spaces between words.
+    private static let unspacedLanguages: Set<String> = ["zh", "ja"]
+
+    private func add(_ phrase: Phrase, to table: inout [[UInt8]: [Phrase]], key: KeyPath<[[UInt8]], [UInt8]?>) {
+        guard let word = phrase.tokens[keyPath: key] else { return }
+        var phrases = table[word, default: []]
+        guard !phrases.contains(where: { $0.tokens == phrase.tokens }) else { return }
+        phrases.append(phrase)
+        phrases.sort { $0.tokens.count > $1.tokens.count }
+        table[word] = phrases
+    }
+
+    /// Reads `parts` (normalized, in the order typed); parts from `nowFrom` on came after an arrow.
+    /// `isName` says whether words are a place's name or code as they stand ("greater sudbury", "in"
+    /// for Indiana), which no phrase is taken from.
+    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> Reading {
+        var read: [(text: [UInt8], role: Role)] = []
+        for (index, part) in parts.enumerated() {
+            var pieces = readPart(part, alone: parts.count == 1, isName: isName)
+            if let nowFrom {
+                // An arrow: what came before it is where the student was, what follows where they are.
+                for piece in pieces.indices { pieces[piece].role = index < nowFrom ? .origin : (pieces[piece].role == .origin ? .origin : .now) }
+            }
+            read += pieces.filter { !$0.text.isEmpty }
+        }
+        if read.contains(where: { $0.role == .now }) && read.contains(where: { $0.role == .origin }) {
+            read.removeAll { $0.role == .origin }
+        }
+        return Reading(parts: read.map(\.text))
+    }
+
+    /// One part without its context phrases, in one or two pieces ("moved from Lima to Quito").
+    /// A part that is nothing but a phrase ("Quito, currently") is read away, unless it is the only one.
+    private func readPart(_ part: [UInt8], alone: Bool, isName: ([UInt8]) -> Bool) -> [(text: [UInt8], role: Role)] {
+        guard !isName(part) else { return [(part, .context)] }
+        var tokens = Self.words(part)
+        if !alone, let phrase = whole(tokens) { return [([], phrase.role)] }
+        var role = Role.context
+        func mark(_ found: Role) {
+            if found != .context { role = found }
+        }
+        var stripping = true
+        while stripping, tokens.count > 1, !isName(Self.joined(tokens)) {
+            stripping = false
+            if let phrase = longest(before, matching: tokens, fromStart: true) {
+                tokens.removeFirst(phrase.tokens.count)
+                mark(phrase.role)
+                stripping = true
+            } else if let phrase = longest(after, matching: tokens, fromStart: false) {
+                tokens.removeLast(phrase.tokens.count)
+                mark(phrase.role)
+                stripping = true
+            }
+        }
+        stripAttached(&tokens, mark: mark, isName: isName)
+        if role == .origin, let (from, to) = splitAtBetween(tokens) {
+            return [(Self.joined(from), .origin), (Self.joined(to), .now)]
+        }
+        return [(Self.joined(tokens), role)]
+    }
+
+    /// The longest phrase of `table` that `tokens` start (or end) with, leaving a word at least.
+    private func longest(_ table: [[UInt8]: [Phrase]], matching tokens: [[UInt8]], fromStart: Bool) -> Phrase? {
+        guard let word = fromStart ? tokens.first : tokens.last, let phrases = table[word] else { return nil }
+        return phrases.first { phrase in
+            phrase.tokens.count < tokens.count
+                && (fromStart ? tokens.starts(with: phrase.tokens) : tokens.reversed().starts(with: phrase.tokens.reversed()))
+        }
+    }
+
+    /// The phrase that `tokens` are, all of them.
+    private func whole(_ tokens: [[UInt8]]) -> Phrase? {
+        guard let first = tokens.first, let last = tokens.last else { return nil }
+        return before[first]?.first { $0.tokens == tokens } ?? after[last]?.first { $0.tokens == tokens }
+    }
+
+    /// Phrases attached to the first or last word in scripts without spaces ("在上海", "東京在住").
+    /// With no spaces to say where a word ends, a phrase comes off only when what is left is a
+    /// place's name, or two joined by a "to" ("北京到成都"): "今治" is a town, not "now" + "治".
+    private func stripAttached(_ tokens: inout [[UInt8]], mark: (Role) -> Void, isName: ([UInt8]) -> Bool) {
+        guard tokens.contains(where: { $0.contains { $0 >= 0xE3 } }) else { return }
+        func isPlace(_ word: [UInt8]) -> Bool {
+            isName(word) || attachedBetween.contains { separator in word.firstRange(of: separator) != nil }
+        }
+        var stripping = true
+        while stripping {
+            stripping = false
+            if let first = tokens.first, !isName(first), let affix = attachedBefore.first(where: {
+                first.count > $0.bytes.count && first.starts(with: $0.bytes) && isPlace(Array(first.dropFirst($0.bytes.count)))
+            }) {
+                tokens[0] = Array(first.dropFirst(affix.bytes.count))
+                mark(affix.role)
+                stripping = true
+            }
+            if let last = tokens.last, !isName(last), let affix = attachedAfter.first(where: {
+                last.count > $0.bytes.count && last.ends(with: $0.bytes) && isPlace(Array(last.dropLast($0.bytes.count)))
+            }) {
+                tokens[tokens.count - 1] = Array(last.dropLast(affix.bytes.count))
+                mark(affix.role)
+                stripping = true
+            }
+        }
+    }
+
+    /// "lima to quito" → ("lima", "quito"); "北京到上海" → ("北京", "上海").
+    private func splitAtBetween(_ tokens: [[UInt8]]) -> (from: [[UInt8]], to: [[UInt8]])? {
+        if let index = tokens.indices.dropFirst().dropLast().first(where: { between.contains(tokens[$0]) }) {
+            return (Array(tokens[..<index]), Array(tokens[(index + 1)...]))
+        }
+        guard tokens.count == 1, let word = tokens.first else { return nil }
+        for separator in attachedBetween {
+            guard let range = word.firstRange(of: separator), range.lowerBound > 0, range.upperBound < word.count else { continue }
+            return ([Array(word[..<range.lowerBound])], [Array(word[range.upperBound...])])
+        }
+        return nil
+    }
+
+    private static func words(_ text: [UInt8]) -> [[UInt8]] {
+        text.split(separator: UInt8(ascii: " ")).map(Array.init)
+    }
+
+    private static func joined(_ tokens: [[UInt8]]) -> [UInt8] {
+        Array(tokens.joined(separator: [UInt8(ascii: " ")]))
+    }
+}
+
+struct ReaderTableError: Error, CustomStringConvertible {
+    let line: String
+    var description: String { "reader.tsv: bad line: \(line)" }
+}

@@ -1,0 +1,131 @@
+import Foundation
+@testable import OnTheMapGeocoder
+import Testing
+
+/// Issue 27, item 1: the reader of the words around a place, as a grammar (against a few names)
+/// and through the whole geocoder, in each of the web app's twelve languages.
+@Suite struct ContextReaderTests {
+    static let reader: ContextReader = {
+        let url = Gazetteer.bundledDataDirectory.appendingPathComponent("reader.tsv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return try! ContextReader(lines: text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) })
+    }()
+
+    /// Names the grammar tests treat as places as they stand.
+    static let names: Set<String> = [
+        "greater sudbury", "central african republic", "in", "wa", "metro manila", "a coruna", "home",
+        // Without spaces, a phrase comes off only when a name is left.
+        "上海", "北京", "東京", "名古屋", "大阪", "今治",
+    ]
+
+    /// The reader's parts for `parts` as typed, each normalized as the parser does.
+    static func read(_ parts: [String], nowFrom: Int? = nil) -> [String] {
+        let normalized = parts.map { Array(TextNormalizer.normalize($0).utf8) }
+        return reader.read(normalized, nowFrom: nowFrom) { names.contains(String(decoding: $0, as: UTF8.self)) }
+            .parts.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test(arguments: [
+        // English: position, area, time, living.
+        (["close to Lima"], ["lima"]),
+        (["just north of Boston"], ["boston"]),
+        (["moved to Santiago last year"], ["santiago"]),
+        (["Phoenix metro area"], ["phoenix"]),
+        (["home: Quito"], ["quito"]),
+        (["currently living in Nairobi for the summer"], ["nairobi"]),
+        (["I'm based in Accra"], ["accra"]),
+        (["Quito", "currently"], ["quito"]),
+        // Spanish, Portuguese, French, German.
+        (["cerca de Bogotá"], ["bogota"]),
+        (["vivo en Medellín actualmente"], ["medellin"]),
+        (["perto de Curitiba"], ["curitiba"]),
+        (["moro em Recife e região"], ["recife"]),
+        (["près de Lyon"], ["lyon"]),
+        (["J'habite à Marseille"], ["marseille"]),
+        (["in der Nähe von München"], ["munchen"]),
+        (["Raum Stuttgart"], ["stuttgart"]),
+        // Russian, Arabic, Hindi.
+        (["Казань и окрестности"], ["казань"]),
+        (["рядом с Казань"], ["казань"]),
+        (["بالقرب من القاهرة"], ["القاهرة"]),
+        (["दिल्ली के पास"], ["दिल्ली"]),
+        (["मैं मुंबई में रहता हूँ"], ["मुंबई"]),
+        // Chinese and Japanese, written without spaces.
+        (["上海附近"], ["上海"]),
+        (["我住在北京"], ["北京"]),
+        (["東京在住"], ["東京"]),
+        (["名古屋近郊"], ["名古屋"]),
+        // Turkish and Indonesian.
+        (["İstanbul yakınında"], ["istanbul"]),
+        (["dekat Bandung"], ["bandung"]),
+        (["tinggal di Surabaya sekarang"], ["surabaya"]),
+    ])
+    func contextWordsAreReadAway(typed: [String], expected: [String]) {
+        #expect(Self.read(typed) == expected)
+    }
+
+    @Test(arguments: [
+        // Where the student is now wins over where they came from.
+        (["from Lima", "now in Quito"], nil, ["quito"]),
+        (["originally from Lima", "living in Quito", "Ecuador"], nil, ["quito", "ecuador"]),
+        (["moved from Lima to Quito"], nil, ["quito"]),
+        (["von Berlin nach München"], nil, ["munchen"]),
+        (["soy de Lima", "ahora en Quito"], nil, ["quito"]),
+        (["大阪出身", "東京在住"], nil, ["東京"]),
+        (["从北京到上海"], nil, ["上海"]),
+        (["Lima", "Peru", "Quito"], 2, ["quito"]),
+        // An origin alone is still the answer, with its qualifier.
+        (["from Seattle", "WA"], nil, ["seattle", "wa"]),
+    ] as [([String], Int?, [String])])
+    func theStudentIsWhereTheyAreNow(typed: [String], nowFrom: Int?, expected: [String]) {
+        #expect(Self.read(typed, nowFrom: nowFrom) == expected)
+    }
+
+    @Test(arguments: [
+        // Names that start or end with a context word, codes that are words, and words alone.
+        ["Greater Sudbury"], ["Central African Republic"], ["Metro Manila"], ["A Coruña"], ["Indianapolis", "IN"],
+        ["Home", "WA"], ["near"], ["currently"], ["Seattle", "WA"], ["今治市"],
+    ])
+    func namesAndLoneWordsAreLeftAlone(typed: [String]) {
+        #expect(Self.read(typed) == typed.map { TextNormalizer.normalize($0) })
+    }
+
+    @Test func anArrowOrAFullWidthCommaSplitsTheText() {
+        #expect(QueryParser.parse("Lima, Peru → Quito").nowFrom == 2)
+        #expect(QueryParser.parse("Lima -> Quito -> Cuenca").nowFrom == 2)
+        #expect(QueryParser.parse("Lima, Quito").nowFrom == nil)
+        #expect(QueryParser.parse("大阪出身、東京在住").parts.count == 2)
+    }
+
+    /// Through the whole geocoder: the town that was named, not its country, state or a namesake.
+    @Test(arguments: [
+        ("close to Lima", "PE", -12.05, -77.04),
+        ("moved to Santiago last year", "CL", -33.45, -70.67),
+        ("Phoenix metro area", "US", 33.45, -112.07),
+        ("home: Quito", "EC", -0.22, -78.51),
+        ("from Lima, now in Quito", "EC", -0.22, -78.51),
+        ("Lima → Quito", "EC", -0.22, -78.51),
+        ("cerca de Bogotá", "CO", 4.61, -74.08),
+        ("perto de Curitiba", "BR", -25.43, -49.27),
+        ("près de Lyon", "FR", 45.76, 4.84),
+        ("in der Nähe von München", "DE", 48.14, 11.58),
+        ("von Berlin nach München", "DE", 48.14, 11.58),
+        ("Казань и окрестности", "RU", 55.79, 49.12),
+        ("بالقرب من القاهرة", "EG", 30.04, 31.24),
+        ("上海附近", "CN", 31.22, 121.46),
+        ("東京在住", "JP", 35.69, 139.69),
+        ("İstanbul yakınında", "TR", 41.01, 28.95),
+        ("dekat Bandung", "ID", -6.92, 107.61),
+    ])
+    func sentencesAnswerTheirTown(text: String, country: String, latitude: Double, longitude: Double) throws {
+        let best = try #require(Shared.best(text), "no answer for \(text)")
+        #expect(best.countryCode == country, "\(text) → \(best.name)")
+        #expect(abs(best.latitude - latitude) < 0.5 && abs(best.longitude - longitude) < 0.5, "\(text) → \(best.name)")
+    }
+
+    @Test func wordsAroundNoPlaceStillAnswerNothing() {
+        for text in ["near", "close to nowhere", "currently", "somewhere near here", "moved to the moon"] {
+            #expect(Shared.best(text) == nil, "\(text) → \(Shared.best(text)?.name ?? "")")
+        }
+    }
+}
