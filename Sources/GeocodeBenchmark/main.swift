@@ -16,6 +16,8 @@ let kinds: [(name: String, queries: [String])] = [
                          "Friedrichstraße 43, 10117 Berlin", "Melbourne VIC 3000", "Ottawa, ON K1A 0A9", "Osaka 530-0001",
                          "Mumbai 400001", "Via del Corso 12, 00186 Roma", "São Paulo - SP, 01310-100"]),
     ("alias", ["Philly", "Burma", "Nippon", "NOLA", "Bombay", "CDMX", "Holland", "Tassie", "Big Apple", "Saigon"]),
+    ("context", ["close to Lima", "moved to Santiago last year", "Phoenix metro area", "from Lima, now in Quito",
+                 "cerca de Bogotá", "in der Nähe von München", "東京在住", "上海附近", "بالقرب من القاهرة", "dekat Bandung"]),
     ("no-match", ["asdf", "my house", "test2", "qwerty uiop", "hello world", "lorem ipsum", "keyboard cat", "zzzz",
                   "15 Lawrence Road", "asdfgh"]),
 ]
