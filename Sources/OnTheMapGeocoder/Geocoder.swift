@@ -17,9 +17,10 @@ public struct Geocoder: Sendable {
         answer(Self.parse(text), limit: limit)
     }
 
-    /// The parse of `text`; nil for text far too long to name a place.
+    /// The parse of `text`; nil for text far too long to name a place, or that names none whatever
+    /// the gazetteer holds (`JunkText`).
     static func parse(_ text: String) -> ParsedQuery? {
-        text.unicodeScalars.count <= 1000 ? QueryParser.parse(text) : nil
+        text.unicodeScalars.count <= 1000 && !JunkText.isJunk(text) ? QueryParser.parse(text) : nil
     }
 
     func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
@@ -28,9 +29,12 @@ public struct Geocoder: Sendable {
         return GeocodeAnswer(input: GeocodeInput(query), results: results(for: query, limit: limit))
     }
 
-    /// The query's parts without the words around the place ("close to Lima" → "lima").
+    /// The query's parts without the words around the place ("close to Lima" → "lima"). Names and
+    /// stopwords keep their words ("Greater Sudbury", "home sweet home" is no Sweet Home).
     func read(_ query: ParsedQuery) -> ContextReader.Reading {
-        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { gazetteer.names.contains(normalized: $0) }
+        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { words in
+            gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(String(decoding: words, as: UTF8.self))
+        }
     }
 
     func results(for query: ParsedQuery, limit: Int) -> [GeocodeResult] {

@@ -60,6 +60,9 @@ struct Ranker {
             if !codesAsSubjects, query.parts.count > 1, part.count <= 2 { continue }
             var others = query.parts
             others.remove(at: position)
+            // Words that are no place alone ("gotham city", "home sweet home") are not read as a
+            // place plus a qualifier either.
+            if others.isEmpty, gazetteer.stopwords.contains(String(decoding: part, as: UTF8.self)) { continue }
             for (reading, typo) in readings(of: part, codesAsSubjects: codesAsSubjects) {
                 let qualifiers = (others + reading.extraQualifiers).map { QualifierHits(text: $0, gazetteer: gazetteer) }
                 // An ordinary word that is also a town ("home") answers only with a qualifier.
