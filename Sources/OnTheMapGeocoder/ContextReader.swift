@@ -9,6 +9,7 @@
 ///    where they came from ("from", "originally from", "出身"); "from X to Y" in one part splits in
 ///    two; an arrow between parts ("Lima → Quito") marks what follows as now;
 /// 3. when a part says now, the parts that say origin are dropped: the student is where they are now.
+/// A Russian place in the case its sentence gave it ("в Москве") is read in the nominative.
 struct ContextReader: Sendable {
     enum Role: Sendable { case context, now, origin }
 
@@ -118,7 +119,9 @@ struct ContextReader: Sendable {
             }
         }
         stripAttached(&tokens, mark: mark, isName: isName)
-        if role == .origin, let (from, to) = splitAtBetween(tokens) {
+        if !isName(Self.joined(tokens)), let nominative = CyrillicCases.nominative(of: tokens, isName: isName) { tokens = nominative }
+        // "originaire de Pointe-à-Pitre" is one place, whatever its "à".
+        if role == .origin, !isName(Self.joined(tokens)), let (from, to) = splitAtBetween(tokens) {
             return [(Self.joined(from), .origin), (Self.joined(to), .now)]
         }
         return [(Self.joined(tokens), role)]
@@ -133,37 +136,51 @@ struct ContextReader: Sendable {
         }
     }
 
-    /// The phrase that `tokens` are, all of them.
+    /// The phrase that `tokens` are, all of them ("currently", "現在").
     private func whole(_ tokens: [[UInt8]]) -> Phrase? {
         guard let first = tokens.first, let last = tokens.last else { return nil }
-        return before[first]?.first { $0.tokens == tokens } ?? after[last]?.first { $0.tokens == tokens }
+        if let phrase = before[first]?.first(where: { $0.tokens == tokens }) ?? after[last]?.first(where: { $0.tokens == tokens }) {
+            return phrase
+        }
+        guard tokens.count == 1, let attached = (attachedBefore + attachedAfter).first(where: { $0.bytes == first }) else { return nil }
+        return Phrase(tokens: tokens, role: attached.role)
     }
 
-    /// Phrases attached to the first or last word in scripts without spaces ("在上海", "東京在住").
-    /// With no spaces to say where a word ends, a phrase comes off only when what is left is a
-    /// place's name, or two joined by a "to" ("北京到成都"): "今治" is a town, not "now" + "治".
+    /// Phrases attached to the first or last word in scripts without spaces ("在上海", "東京在住",
+    /// "我住在北京附近"). With no spaces to say where a word ends, phrases come off only when what
+    /// is left is a place's name, or two joined by a "to" ("北京到成都"): "今治" is a town, not
+    /// "now" + "治". A phrase before and one after may come off together.
     private func stripAttached(_ tokens: inout [[UInt8]], mark: (Role) -> Void, isName: ([UInt8]) -> Bool) {
         guard tokens.contains(where: { $0.contains { $0 >= 0xE3 } }) else { return }
-        func isPlace(_ word: [UInt8]) -> Bool {
-            isName(word) || attachedBetween.contains { separator in word.firstRange(of: separator) != nil }
+        func isPlace(_ word: ArraySlice<UInt8>) -> Bool {
+            isName(Array(word)) || attachedBetween.contains { separator in word.firstRange(of: separator) != nil }
         }
-        var stripping = true
-        while stripping {
-            stripping = false
-            if let first = tokens.first, !isName(first), let affix = attachedBefore.first(where: {
-                first.count > $0.bytes.count && first.starts(with: $0.bytes) && isPlace(Array(first.dropFirst($0.bytes.count)))
-            }) {
-                tokens[0] = Array(first.dropFirst(affix.bytes.count))
-                mark(affix.role)
-                stripping = true
+        if tokens.count == 1, let word = tokens.first, !isName(word) {
+            let befores = [nil] + attachedBefore.filter { word.count > $0.bytes.count && word.starts(with: $0.bytes) }.map(Optional.some)
+            let afters = [nil] + attachedAfter.filter { word.count > $0.bytes.count && word.ends(with: $0.bytes) }.map(Optional.some)
+            for before in befores {
+                for after in afters where before != nil || after != nil {
+                    let start = before?.bytes.count ?? 0, end = word.count - (after?.bytes.count ?? 0)
+                    guard start < end, isPlace(word[start..<end]) else { continue }
+                    tokens[0] = Array(word[start..<end])
+                    if let before { mark(before.role) }
+                    if let after { mark(after.role) }
+                    return
+                }
             }
-            if let last = tokens.last, !isName(last), let affix = attachedAfter.first(where: {
-                last.count > $0.bytes.count && last.ends(with: $0.bytes) && isPlace(Array(last.dropLast($0.bytes.count)))
-            }) {
-                tokens[tokens.count - 1] = Array(last.dropLast(affix.bytes.count))
-                mark(affix.role)
-                stripping = true
-            }
+            return
+        }
+        if let first = tokens.first, !isName(first), let affix = attachedBefore.first(where: {
+            first.count > $0.bytes.count && first.starts(with: $0.bytes) && isPlace(first.dropFirst($0.bytes.count))
+        }) {
+            tokens[0] = Array(first.dropFirst(affix.bytes.count))
+            mark(affix.role)
+        }
+        if let last = tokens.last, !isName(last), let affix = attachedAfter.first(where: {
+            last.count > $0.bytes.count && last.ends(with: $0.bytes) && isPlace(last.dropLast($0.bytes.count))
+        }) {
+            tokens[tokens.count - 1] = Array(last.dropLast(affix.bytes.count))
+            mark(affix.role)
         }
     }
 

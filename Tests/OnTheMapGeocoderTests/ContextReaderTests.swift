@@ -15,7 +15,7 @@ import Testing
     static let names: Set<String> = [
         "greater sudbury", "central african republic", "in", "wa", "metro manila", "a coruna", "home",
         // Without spaces, a phrase comes off only when a name is left.
-        "上海", "北京", "東京", "名古屋", "大阪", "今治",
+        "上海", "北京", "東京", "名古屋", "大阪", "今治", "pointe a pitre",
     ]
 
     /// The reader's parts for `parts` as typed, each normalized as the parser does.
@@ -55,6 +55,9 @@ import Testing
         (["我住在北京"], ["北京"]),
         (["東京在住"], ["東京"]),
         (["名古屋近郊"], ["名古屋"]),
+        (["我住在北京附近"], ["北京"]),
+        (["東京在住です"], ["東京"]),
+        (["現在", "東京"], ["東京"]),
         // Turkish and Indonesian.
         (["İstanbul yakınında"], ["istanbul"]),
         (["dekat Bandung"], ["bandung"]),
@@ -76,6 +79,8 @@ import Testing
         (["Lima", "Peru", "Quito"], 2, ["quito"]),
         // An origin alone is still the answer, with its qualifier.
         (["from Seattle", "WA"], nil, ["seattle", "wa"]),
+        // A place whose name holds a "to" is not split ("à" in Pointe-à-Pitre).
+        (["originaire de Pointe-à-Pitre"], nil, ["pointe a pitre"]),
     ] as [([String], Int?, [String])])
     func theStudentIsWhereTheyAreNow(typed: [String], nowFrom: Int?, expected: [String]) {
         #expect(Self.read(typed, nowFrom: nowFrom) == expected)
@@ -116,6 +121,15 @@ import Testing
         ("東京在住", "JP", 35.69, 139.69),
         ("İstanbul yakınında", "TR", 41.01, 28.95),
         ("dekat Bandung", "ID", -6.92, 107.61),
+        ("Bay Area", "US", 37.77, -122.42),
+        // Russian cases: the place is read in the nominative.
+        ("живу в Москве", "RU", 55.76, 37.62),
+        ("под Москвой", "RU", 55.76, 37.62),
+        ("я из Казани", "RU", 55.79, 49.12),
+        ("сейчас в Санкт-Петербурге", "RU", 59.94, 30.31),
+        ("в Новосибирске", "RU", 55.03, 82.92),
+        ("我住在北京附近", "CN", 39.90, 116.40),
+        ("東京在住です", "JP", 35.69, 139.69),
     ])
     func sentencesAnswerTheirTown(text: String, country: String, latitude: Double, longitude: Double) throws {
         let best = try #require(Shared.best(text), "no answer for \(text)")
