@@ -98,7 +98,8 @@ struct ContextReader: Sendable {
     /// One part without its context phrases, in one or two pieces ("moved from Lima to Quito").
     /// A part that is nothing but a phrase ("Quito, currently") is read away, unless it is the only one.
     private func readPart(_ part: [UInt8], alone: Bool, isName: ([UInt8]) -> Bool) -> [(text: [UInt8], role: Role)] {
-        guard !isName(part) else { return [(part, .context)] }
+        // Most parts hold no phrase at all ("seattle", "wa"): known without a lookup.
+        guard mayHoldContext(part), !isName(part) else { return [(part, .context)] }
         var tokens = Self.words(part)
         if !alone, let phrase = whole(tokens) { return [([], phrase.role)] }
         var role = Role.context
@@ -134,6 +135,15 @@ struct ContextReader: Sendable {
             phrase.tokens.count < tokens.count
                 && (fromStart ? tokens.starts(with: phrase.tokens) : tokens.reversed().starts(with: phrase.tokens.reversed()))
         }
+    }
+
+    /// Whether any rule could apply to `part`: a phrase begins or ends it, or it is written in a
+    /// script without spaces or in Cyrillic (whose cases are read).
+    private func mayHoldContext(_ part: [UInt8]) -> Bool {
+        if part.contains(where: { $0 >= 0xD0 }) { return true }
+        let first = part.prefix { $0 != UInt8(ascii: " ") }
+        let last = part.reversed().prefix { $0 != UInt8(ascii: " ") }.reversed()
+        return before[Array(first)] != nil || after[Array(last)] != nil
     }
 
     /// The phrase that `tokens` are, all of them ("currently", "現在").

@@ -10,12 +10,24 @@ enum JunkText {
 
     /// "https://example.com", "www.udacity.com", "john@example.com".
     static func isAddressOnTheInternet(_ text: String) -> Bool {
-        let bytes = text.utf8
-        if bytes.count >= 4, bytes.prefix(4).map({ $0 | 0x20 }).elementsEqual("www.".utf8) { return true }
-        if bytes.firstRange(of: "://".utf8) != nil { return true }
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
-        let user = bytes[..<at], domain = bytes[bytes.index(after: at)...]
-        return user.contains { isASCIIAlphanumeric($0) } && domain.contains(UInt8(ascii: ".")) && !domain.contains(UInt8(ascii: " "))
+        var bytes = text.utf8.makeIterator()
+        var recent: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        var count = 0, userHasAlphanumeric = false, at = false, domainDot = false, domainSpace = false
+        while let byte = bytes.next() {
+            recent = (recent.1, recent.2, recent.3, byte)
+            count += 1
+            if count == 4, (recent.0 | 0x20, recent.1 | 0x20, recent.2 | 0x20, recent.3) == (0x77, 0x77, 0x77, 0x2E) { return true }  // "www."
+            if recent.1 == UInt8(ascii: ":"), recent.2 == UInt8(ascii: "/"), recent.3 == UInt8(ascii: "/") { return true }  // "://"
+            if at {
+                domainDot = domainDot || byte == UInt8(ascii: ".")
+                domainSpace = domainSpace || byte == UInt8(ascii: " ")
+            } else if byte == UInt8(ascii: "@") {
+                at = true
+            } else {
+                userHasAlphanumeric = userHasAlphanumeric || isASCIIAlphanumeric(byte)
+            }
+        }
+        return at && userHasAlphanumeric && domainDot && !domainSpace
     }
 
     /// "+1 (555) 123-4567", "555-123-4567", "+44 20 7946 0958": digits and the punctuation of phone
@@ -43,14 +55,14 @@ enum JunkText {
     static func hasTooFewLetters(_ text: String) -> Bool {
         var letters = 0, digits = 0, marks = false, run = 0, longestRun = 0
         for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic {
+            if scalar.isASCII ? isASCIILetter(UInt8(scalar.value)) : scalar.properties.isAlphabetic {
                 letters += 1
                 run += 1
                 longestRun = max(longestRun, run)
                 continue
             }
             run = 0
-            if scalar.properties.numericType != nil { digits += 1 }
+            if scalar.isASCII ? (48...57).contains(scalar.value) : scalar.properties.numericType != nil { digits += 1 }
             if emoticonMarks.contains(scalar) { marks = true }
         }
         // (Digits are a postcode's: "94043", "100-0001".)
@@ -58,8 +70,10 @@ enum JunkText {
         return marks && longestRun < 2
     }
 
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static let emoticonMarks: Set<Unicode.Scalar> = ["_", "^", "°", "□", "︵", "┻", "━", "╯", "¯", "ω", "・", "‿", "≧", "≦", "﹏", ";"]

@@ -75,8 +75,8 @@ enum QueryParser {
         while index < text.endIndex {
             let character = text[index]
             var next = text.index(after: index)
-            var isBoundary = ",;/|()\n\r、，；".contains(character)
-            var isArrow = arrows.contains(character)
+            var isBoundary = character.isASCII ? ",;/|()\n\r".contains(character) : wideBoundaries.contains(character)
+            var isArrow = !character.isASCII && arrows.contains(character)
             if (character == "-" || character == "=") && next < text.endIndex && text[next] == ">" {
                 isArrow = true
                 next = text.index(after: next)
@@ -102,6 +102,7 @@ enum QueryParser {
     }
 
     private static let arrows: Set<Character> = ["→", "⇒", "⟶", "➡", "➔", "➜", "⇨", "➞"]
+    private static let wideBoundaries: Set<Character> = ["、", "，", "；"]
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
