@@ -63,9 +63,9 @@ enum QueryParser {
         return (latitude, longitude)
     }
 
-    /// Splits on , ; / | ( ) (and the full-width 、，；) line breaks, " - ", arrows, and on a dot between words ("Chicago.IL")
-    /// but not inside abbreviations ("D.C.", "St.Louis"). Each part says how many arrows came
-    /// before it ("Lima → Quito", "Lima -> Quito").
+    /// Splits on , ; / | ( ) (and the full-width 、，；) line breaks, " - ", arrows, and on a dot
+    /// between words ("Chicago.IL") but not inside abbreviations ("D.C.", "St.Louis"). Each part
+    /// says how many arrows came before it ("Lima → Quito", "Lima -> Quito").
     static func split(_ text: String) -> [(part: Substring, arrowsBefore: Int)] {
         var parts: [(part: Substring, arrowsBefore: Int)] = []
         var start = text.startIndex

@@ -26,7 +26,7 @@ enum PostgresAvailability {
         // Asked when giving up: the pool's last failed attempt may be newer than the request.
         let gaveUp: @Sendable () -> StoreError = { StoreError.unavailable(reason: "no database connection within \(deadline)\(attempts?.lastFailureDescription ?? "")") }
         // The deadlines are timers of an event loop, not sleeping tasks: every read and write
-        // passes here, and a task with a clock of its own cost more than the read itself.
+        // passes here, and a task with a clock of its own per call cost a measurable share of a read.
         let timers = MultiThreadedEventLoopGroup.singleton.any()
         /// The work has a connection (or not) when `deadline` passes: it gets `runDeadline` from when it had it.
         @Sendable func leaseDeadlinePassed() {
