@@ -16,7 +16,13 @@ struct ContextReader: Sendable {
     private struct Phrase: Sendable {
         let tokens: [[UInt8]]
         let role: Role
+        var language = ""
     }
+
+    /// Endings a language adds to the place itself ("istanbulda": in Istanbul), by language, longest
+    /// first. A short one (under four letters) is read only in a part where a phrase of its language
+    /// was read ("istanbulda yasiyorum"); a long one alone ("izmirliyim": I am from Izmir).
+    private var suffixes: [(bytes: [UInt8], role: Role, language: String)] = []
 
     /// Phrases of scripts written with spaces, by their first word (before the place) or last
     /// word (after it), longest first.
@@ -53,8 +59,9 @@ struct ContextReader: Sendable {
             switch (role, fields[1], attached) {
             case (nil, "between", false): between.insert(text)
             case (nil, "between", true): attachedBetween.append(text)
-            case (let role?, "before", false): add(Phrase(tokens: Self.words(text), role: role), to: &before, key: \.first)
-            case (let role?, "after", false): add(Phrase(tokens: Self.words(text), role: role), to: &after, key: \.last)
+            case (let role?, "before", false): add(Phrase(tokens: Self.words(text), role: role, language: String(fields[2])), to: &before, key: \.first)
+            case (let role?, "after", false): add(Phrase(tokens: Self.words(text), role: role, language: String(fields[2])), to: &after, key: \.last)
+            case (let role?, "suffix", false): suffixes.append((text, role, String(fields[2])))
             case (let role?, "before", true): attachedBefore.append((text, role))
             case (let role?, "after", true): attachedAfter.append((text, role))
             default: throw ReaderTableError(line: String(line))
@@ -62,6 +69,7 @@ struct ContextReader: Sendable {
         }
         attachedBefore.sort { $0.bytes.count > $1.bytes.count }
         attachedAfter.sort { $0.bytes.count > $1.bytes.count }
+        suffixes.sort { $0.bytes.count > $1.bytes.count }
     }
 
     /// Languages written without spaces between words.
@@ -103,6 +111,7 @@ struct ContextReader: Sendable {
         var tokens = Self.words(part)
         if !alone, let phrase = whole(tokens) { return [([], phrase.role)] }
         var role = Role.context
+        var languages: Set<String> = []
         func mark(_ found: Role) {
             if found != .context { role = found }
         }
@@ -112,14 +121,17 @@ struct ContextReader: Sendable {
             if let phrase = longest(before, matching: tokens, fromStart: true) {
                 tokens.removeFirst(phrase.tokens.count)
                 mark(phrase.role)
+                languages.insert(phrase.language)
                 stripping = true
             } else if let phrase = longest(after, matching: tokens, fromStart: false) {
                 tokens.removeLast(phrase.tokens.count)
                 mark(phrase.role)
+                languages.insert(phrase.language)
                 stripping = true
             }
         }
         stripAttached(&tokens, mark: mark, isName: isName)
+        stripSuffix(&tokens, languages: languages, mark: mark, isName: isName)
         if !isName(Self.joined(tokens)), let nominative = CyrillicCases.nominative(of: tokens, isName: isName) { tokens = nominative }
         // "originaire de Pointe-à-Pitre" is one place, whatever its "à".
         if role == .origin, !isName(Self.joined(tokens)), let (from, to) = splitAtBetween(tokens) {
@@ -137,13 +149,14 @@ struct ContextReader: Sendable {
         }
     }
 
-    /// Whether any rule could apply to `part`: a phrase begins or ends it, or it is written in a
-    /// script without spaces or in Cyrillic (whose cases are read).
+    /// Whether any rule could apply to `part`: a phrase begins or ends it, a long ending ends it, or
+    /// it is written in a script without spaces or in Cyrillic (whose cases are read).
     private func mayHoldContext(_ part: [UInt8]) -> Bool {
         if part.contains(where: { $0 >= 0xD0 }) { return true }
         let first = part.prefix { $0 != UInt8(ascii: " ") }
         let last = part.reversed().prefix { $0 != UInt8(ascii: " ") }.reversed()
         return before[Array(first)] != nil || after[Array(last)] != nil
+            || suffixes.contains { $0.bytes.count >= 4 && part.ends(with: $0.bytes) }
     }
 
     /// The phrase that `tokens` are, all of them ("currently", "現在").
@@ -191,6 +204,21 @@ struct ContextReader: Sendable {
         }) {
             tokens[tokens.count - 1] = Array(last.dropLast(affix.bytes.count))
             mark(affix.role)
+        }
+    }
+
+    /// An ending on the place itself ("istanbulda" → "istanbul", "izmirliyim" → "izmir"), taken off
+    /// only when the word is not a name and what is left is one of at least three letters.
+    private func stripSuffix(_ tokens: inout [[UInt8]], languages: Set<String>, mark: (Role) -> Void, isName: ([UInt8]) -> Bool) {
+        guard let last = tokens.last, last.allSatisfy({ $0 < 0x80 }), !isName(Self.joined(tokens)) else { return }
+        for suffix in suffixes where last.count >= suffix.bytes.count + 3 && last.ends(with: suffix.bytes)
+            && (suffix.bytes.count >= 4 || languages.contains(suffix.language)) {
+            var stemmed = tokens
+            stemmed[stemmed.count - 1] = Array(last.dropLast(suffix.bytes.count))
+            guard isName(Self.joined(stemmed)) else { continue }
+            tokens = stemmed
+            mark(suffix.role)
+            return
         }
     }
 

@@ -90,6 +90,8 @@ import Testing
         // Names that start or end with a context word, codes that are words, and words alone.
         ["Greater Sudbury"], ["Central African Republic"], ["Metro Manila"], ["A Coruña"], ["Indianapolis", "IN"],
         ["Home", "WA"], ["near"], ["currently"], ["Seattle", "WA"], ["今治市"],
+        // A name that ends like a Turkish ending keeps it; a short ending alone is not read.
+        ["Canada"], ["Granada"], ["istanbulda"],
     ])
     func namesAndLoneWordsAreLeftAlone(typed: [String]) {
         #expect(Self.read(typed) == typed.map { TextNormalizer.normalize($0) })
@@ -128,6 +130,12 @@ import Testing
         ("я из Казани", "RU", 55.79, 49.12),
         ("сейчас в Санкт-Петербурге", "RU", 59.94, 30.31),
         ("в Новосибирске", "RU", 55.03, 82.92),
+        // Turkish endings on the place, the apostrophe dropped by normalization.
+        ("İstanbul'da yaşıyorum", "TR", 41.01, 28.95),
+        ("İstanbul'un yakınında", "TR", 41.01, 28.95),
+        ("Ankara'ya taşındım", "TR", 39.93, 32.86),
+        ("Ankara'dayım", "TR", 39.93, 32.86),
+        ("aslen Sivaslıyım", "TR", 39.75, 37.02),
         ("我住在北京附近", "CN", 39.90, 116.40),
         ("東京在住です", "JP", 35.69, 139.69),
     ])
