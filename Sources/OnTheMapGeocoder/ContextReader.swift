@@ -35,11 +35,6 @@ struct ContextReader: Sendable {
     private var attachedAfter: [(bytes: [UInt8], role: Role)] = []
     private var attachedBetween: [[UInt8]] = []
 
-    /// What the reader made of a query's parts.
-    struct Reading: Equatable {
-        var parts: [[UInt8]]
-    }
-
     /// The lines of `reader.tsv` (role, position, language, phrase).
     init(lines: some Sequence<Substring>) throws(ReaderTableError) {
         for line in lines {
@@ -86,8 +81,8 @@ struct ContextReader: Sendable {
 
     /// Reads `parts` (normalized, in the order typed); parts from `nowFrom` on came after an arrow.
     /// `isName` says whether words are a place's name or code as they stand ("greater sudbury", "in"
-    /// for Indiana), which no phrase is taken from.
-    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> Reading {
+    /// for Indiana), which no phrase is taken from. Answers the parts left to look up.
+    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> [[UInt8]] {
         var read: [(text: [UInt8], role: Role)] = []
         for (index, part) in parts.enumerated() {
             var pieces = readPart(part, alone: parts.count == 1, isName: isName)
@@ -100,7 +95,7 @@ struct ContextReader: Sendable {
         if read.contains(where: { $0.role == .now }) && read.contains(where: { $0.role == .origin }) {
             read.removeAll { $0.role == .origin }
         }
-        return Reading(parts: read.map(\.text))
+        return read.map(\.text)
     }
 
     /// One part without its context phrases, in one or two pieces ("moved from Lima to Quito").
@@ -132,9 +127,13 @@ struct ContextReader: Sendable {
         }
         stripAttached(&tokens, mark: mark, isName: isName)
         stripSuffix(&tokens, languages: languages, mark: mark, isName: isName)
-        if !isName(Self.joined(tokens)), let nominative = CyrillicCases.nominative(of: tokens, isName: isName) { tokens = nominative }
+        var isPlaceName = isName(Self.joined(tokens))
+        if !isPlaceName, let nominative = CyrillicCases.nominative(of: tokens, isName: isName) {
+            tokens = nominative
+            isPlaceName = true
+        }
         // "originaire de Pointe-à-Pitre" is one place, whatever its "à".
-        if role == .origin, !isName(Self.joined(tokens)), let (from, to) = splitAtBetween(tokens) {
+        if role == .origin, !isPlaceName, let (from, to) = splitAtBetween(tokens) {
             return [(Self.joined(from), .origin), (Self.joined(to), .now)]
         }
         return [(Self.joined(tokens), role)]
@@ -150,7 +149,7 @@ struct ContextReader: Sendable {
     }
 
     /// Whether any rule could apply to `part`: a phrase begins or ends it, a long ending ends it, or
-    /// it is written in a script without spaces or in Cyrillic (whose cases are read).
+    /// it holds letters past Latin and Greek (Cyrillic cases, Chinese and Japanese attached phrases).
     private func mayHoldContext(_ part: [UInt8]) -> Bool {
         if part.contains(where: { $0 >= 0xD0 }) { return true }
         let first = part.prefix { $0 != UInt8(ascii: " ") }

@@ -14,8 +14,8 @@ public final class Gazetteer: Sendable {
     let bounds: [Int: GeoBounds]
     /// US ZIP codes and other countries' postcodes → their points.
     let postcodes: PostcodeTable
-    /// Normalized words that never answer alone.
-    let stopwords: Set<String>
+    /// Normalized words that never answer alone, as bytes: the hot path compares parts with them.
+    let stopwords: Set<[UInt8]>
     /// aliases.tsv, read: each alias as written → its target feature (for AliasTests).
     let aliases: [(alias: String, feature: Int)]
     /// The cities by 1° cell, for the town a point lies in.
@@ -24,7 +24,7 @@ public final class Gazetteer: Sendable {
     let reader: ContextReader
 
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
-         bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<String>, aliases: [(alias: String, feature: Int)],
+         bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<[UInt8]>, aliases: [(alias: String, feature: Int)],
          reader: ContextReader) {
         self.features = features
         self.names = names

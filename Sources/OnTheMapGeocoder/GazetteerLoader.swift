@@ -31,7 +31,7 @@ struct GazetteerLoader {
         try readRegions()
         try readPlaces()
         try readAliases()
-        let stopwords = try Set(lines(of: "stopwords.txt").map { TextNormalizer.normalize($0) })
+        let stopwords = try Set(lines(of: "stopwords.txt").map { Array(TextNormalizer.normalize($0).utf8) })
         let reader = try ContextReader(lines: lines(of: "reader.tsv"))
         let built = (names: names.build(), typos: typos.build())
         // Read once the name index is built: its sort is the load's peak, and the postcode file's

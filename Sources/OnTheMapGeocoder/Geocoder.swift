@@ -25,15 +25,15 @@ public struct Geocoder: Sendable {
 
     func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
         guard limit > 0, var query else { return GeocodeAnswer(input: .place, results: []) }
-        query.parts = read(query).parts
+        query.parts = read(query)
         return GeocodeAnswer(input: GeocodeInput(query), results: results(for: query, limit: limit))
     }
 
     /// The query's parts without the words around the place ("close to Lima" → "lima"). Names and
     /// stopwords keep their words ("Greater Sudbury", "home sweet home" is no Sweet Home).
-    func read(_ query: ParsedQuery) -> ContextReader.Reading {
+    func read(_ query: ParsedQuery) -> [[UInt8]] {
         gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { words in
-            gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(String(decoding: words, as: UTF8.self))
+            gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(words)
         }
     }
 

@@ -62,11 +62,11 @@ struct Ranker {
             others.remove(at: position)
             // Words that are no place alone ("gotham city", "home sweet home") are not read as a
             // place plus a qualifier either.
-            if others.isEmpty, gazetteer.stopwords.contains(String(decoding: part, as: UTF8.self)) { continue }
+            if others.isEmpty, gazetteer.stopwords.contains(part) { continue }
             for (reading, typo) in readings(of: part, codesAsSubjects: codesAsSubjects) {
                 let qualifiers = (others + reading.extraQualifiers).map { QualifierHits(text: $0, gazetteer: gazetteer) }
                 // An ordinary word that is also a town ("home") answers only with a qualifier.
-                if qualifiers.isEmpty, gazetteer.stopwords.contains(String(decoding: reading.subject, as: UTF8.self)) { continue }
+                if qualifiers.isEmpty, gazetteer.stopwords.contains(reading.subject) { continue }
                 for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
                     guard let score = score(hit, reading: reading, typo: typo, position: position, qualifiers: qualifiers,
                                             countries: countries) else { continue }

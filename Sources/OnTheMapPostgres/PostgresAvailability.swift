@@ -42,7 +42,10 @@ enum PostgresAvailability {
                     let _: EventLoopFuture<Void> = connection.close()
                 }
             }
-            race.withLockedValue { $0.timer = scheduled }
+            // The work may have finished while this timer was made.
+            race.withLockedValue { race in
+                if race.isAnswered { scheduled.cancel() } else { race.timer = scheduled }
+            }
         }
         return try await translatingFailures {
             try await withTaskCancellationHandler {

@@ -1,6 +1,5 @@
 import NIOCore
 import OnTheMapStore
-import PostgresKit
 import PostgresNIO
 import SQLKit
 
@@ -8,9 +7,9 @@ import SQLKit
 /// and doubles are read once, as the row arrives, straight from the cell's bytes in the format
 /// PostgreSQL sent them (the store reads little else, and a page of 100 rows reads 1,100 cells, so
 /// PostgresNIO's generic decoding through a `PostgresCell` per read cost as much as the rest of the
-/// page); any other type, or a format the fast road does not know, goes through PostgresNIO's or
-/// PostgresKit's decoding when asked for. A class: the store holds rows as `any SQLRow`, and a reference is copied for one
-/// retain where a struct of this size is boxed and copied field by field.
+/// page); any other type, or a format the fast road does not know, goes through PostgresNIO's
+/// decoding when asked for. A class: the store holds rows as `any SQLRow`, and a reference is
+/// copied for one retain where a struct of this size is boxed and copied field by field.
 final class PostgresReadRow: PositionalSQLRow {
     /// Each cell, read once as it arrives.
     private let values: [Value]
@@ -85,8 +84,9 @@ final class PostgresReadRow: PositionalSQLRow {
     }
 
     func isNull(at index: Int) -> Bool {
-        guard index < values.count, case .null = values[index] else { return index >= values.count }
-        return true
+        guard index < values.count else { return true }
+        if case .null = values[index] { return true }
+        return false
     }
 
     private func index(of column: String) throws -> Int {
@@ -98,17 +98,17 @@ final class PostgresReadRow: PositionalSQLRow {
     private func cell(_ index: Int) -> PostgresCell {
         // A cell read on the fast road is written back as PostgreSQL sent it (an optional, or a
         // type the fast road does not answer, is asked of a column it read).
-        var bytes = ByteBuffer()
+        var bytes: ByteBuffer? = ByteBuffer()
         switch values[index] {
-        case .null: return PostgresCell(bytes: nil, dataType: columns.types[index], format: columns.formats[index], columnName: columns.names[index], columnIndex: index)
+        case .null: bytes = nil
         case .other(let kept): bytes = kept
-        case .text(let text): bytes.writeString(text)
-        case .double(let double): bytes.writeInteger(double.bitPattern)
+        case .text(let text): bytes?.writeString(text)
+        case .double(let double): bytes?.writeInteger(double.bitPattern)
         case .integer(let integer):
             switch columns.kinds[index] {
-            case .int4: bytes.writeInteger(Int32(truncatingIfNeeded: integer))
-            case .int2: bytes.writeInteger(Int16(truncatingIfNeeded: integer))
-            default: bytes.writeInteger(integer)
+            case .int4: bytes?.writeInteger(Int32(truncatingIfNeeded: integer))
+            case .int2: bytes?.writeInteger(Int16(truncatingIfNeeded: integer))
+            default: bytes?.writeInteger(integer)
             }
         }
         return PostgresCell(bytes: bytes, dataType: columns.types[index], format: columns.formats[index], columnName: columns.names[index], columnIndex: index)

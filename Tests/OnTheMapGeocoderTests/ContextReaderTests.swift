@@ -22,7 +22,7 @@ import Testing
     static func read(_ parts: [String], nowFrom: Int? = nil) -> [String] {
         let normalized = parts.map { Array(TextNormalizer.normalize($0).utf8) }
         return reader.read(normalized, nowFrom: nowFrom) { names.contains(String(decoding: $0, as: UTF8.self)) }
-            .parts.map { String(decoding: $0, as: UTF8.self) }
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test(arguments: [
