@@ -79,23 +79,38 @@ struct ContextReader: Sendable {
         table[word] = phrases
     }
 
+    /// What the reader made of a query.
+    struct Reading: Equatable {
+        /// The parts left to look up.
+        var parts: [[UInt8]]
+        /// Where the student said they came from, dropped for where they are now ("from Lima, now
+        /// in Quito": "lima"); offered as another candidate.
+        var origins: [[UInt8]] = []
+        /// Whether words around the place were read away: the answer is then less sure.
+        var readContext = false
+    }
+
     /// Reads `parts` (normalized, in the order typed); parts from `nowFrom` on came after an arrow.
     /// `isName` says whether words are a place's name or code as they stand ("greater sudbury", "in"
-    /// for Indiana), which no phrase is taken from. Answers the parts left to look up.
-    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> [[UInt8]] {
+    /// for Indiana), which no phrase is taken from.
+    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> Reading {
         var read: [(text: [UInt8], role: Role)] = []
+        var changed = nowFrom != nil
         for (index, part) in parts.enumerated() {
             var pieces = readPart(part, alone: parts.count == 1, isName: isName)
+            if pieces.count != 1 || pieces[0].text != part { changed = true }
             if let nowFrom {
                 // An arrow: what came before it is where the student was, what follows where they are.
                 for piece in pieces.indices { pieces[piece].role = index < nowFrom ? .origin : (pieces[piece].role == .origin ? .origin : .now) }
             }
             read += pieces.filter { !$0.text.isEmpty }
         }
+        var reading = Reading(parts: read.map(\.text), readContext: changed)
         if read.contains(where: { $0.role == .now }) && read.contains(where: { $0.role == .origin }) {
-            read.removeAll { $0.role == .origin }
+            reading.origins = read.filter { $0.role == .origin }.map(\.text)
+            reading.parts = read.filter { $0.role != .origin }.map(\.text)
         }
-        return read.map(\.text)
+        return reading
     }
 
     /// One part without its context phrases, in one or two pieces ("moved from Lima to Quito").

@@ -25,37 +25,75 @@ public struct Geocoder: Sendable {
 
     func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
         guard limit > 0, var query else { return GeocodeAnswer(input: .place, results: []) }
-        query.parts = read(query)
-        return GeocodeAnswer(input: GeocodeInput(query), results: results(for: query, limit: limit))
+        let reading = read(query)
+        query.parts = reading.parts
+        let input = GeocodeInput(query)
+        if let point = query.coordinates { return GeocodeAnswer(input: input, results: [result(at: point)]) }
+        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
+        let postcode = postcodeResult(for: query, ranked: ranked)
+        var results = postcode.map { [$0] } ?? []
+        for candidate in ranked where results.count < limit {
+            let result = result(for: candidate.feature)
+            if !results.contains(where: { $0.name == result.name }) { results.append(result) }
+        }
+        var doubts: [GeocodeDoubt] = []
+        if reading.readContext { doubts.append(.context) }
+        if !reading.origins.isEmpty {
+            doubts.append(.twoPlaces)
+            if let origin = origin(reading.origins), !results.contains(where: { $0.name == origin.name }) {
+                results.insert(origin, at: min(1, results.count))
+            }
+        }
+        // A postcode that agrees with the place settles which one it is.
+        if postcode == nil, let best = ranked.first {
+            if best.typo { doubts.append(.typo) }
+            if hasNamesake(of: best, in: ranked) { doubts.append(.namesakes) }
+        }
+        return GeocodeAnswer(input: input, results: Array(results.prefix(limit)), doubts: doubts)
     }
 
     /// The query's parts without the words around the place ("close to Lima" → "lima"). Names and
     /// stopwords keep their words ("Greater Sudbury", "home sweet home" is no Sweet Home).
-    func read(_ query: ParsedQuery) -> [[UInt8]] {
+    func read(_ query: ParsedQuery) -> ContextReader.Reading {
         gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { words in
             gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(words)
         }
     }
 
-    func results(for query: ParsedQuery, limit: Int) -> [GeocodeResult] {
-        if let point = query.coordinates {
-            let name = String(format: "%.5f, %.5f", point.latitude, point.longitude)
-            var result = GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)
-            result.town = town(for: result)
-            return [result]
-        }
-        var results: [GeocodeResult] = []
-        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
-        if let postcode = postcodeResult(for: query, ranked: ranked) { results.append(postcode) }
-        for candidate in ranked where results.count < limit {
-            let feature = gazetteer.features[candidate.feature]
-            let result = GeocodeResult(
-                name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude,
-                countryCode: feature.countryCode, accuracy: accuracy(of: feature), bbox: gazetteer.bounds[candidate.feature])
-            if !results.contains(where: { $0.name == result.name }) { results.append(result) }
-        }
-        return Array(results.prefix(limit))
+    /// Raw coordinates, answered as typed, with the town they lie in.
+    private func result(at point: (latitude: Double, longitude: Double)) -> GeocodeResult {
+        let name = String(format: "%.5f, %.5f", point.latitude, point.longitude)
+        var result = GeocodeResult(name: name, latitude: point.latitude, longitude: point.longitude, countryCode: "", accuracy: .address)
+        result.town = town(for: result)
+        return result
     }
+
+    private func result(for index: Int) -> GeocodeResult {
+        let feature = gazetteer.features[index]
+        return GeocodeResult(name: gazetteer.displayName(of: feature), latitude: feature.latitude, longitude: feature.longitude,
+                             countryCode: feature.countryCode, accuracy: accuracy(of: feature), bbox: gazetteer.bounds[index])
+    }
+
+    /// The best answer for where the student said they came from.
+    private func origin(_ parts: [[UInt8]]) -> GeocodeResult? {
+        var query = ParsedQuery()
+        query.parts = parts
+        return Ranker(gazetteer: gazetteer, query: query).rank().first.map { result(for: $0.feature) }
+    }
+
+    /// Whether another place scored about as well as the best one, far from it: "Springfield"
+    /// alone, not "Paris" (France outranks Texas by far) nor a city and its own region.
+    func hasNamesake(of best: Ranker.Candidate, in ranked: [Ranker.Candidate]) -> Bool {
+        let first = gazetteer.features[best.feature]
+        return ranked.dropFirst().prefix(4).contains { other in
+            let feature = gazetteer.features[other.feature]
+            return other.score >= best.score - Self.namesakeMargin
+                && QualifierHits.kilometres(first.latitude, first.longitude, feature.latitude, feature.longitude) > 100
+        }
+    }
+
+    /// Scores this close are a coin toss: a town ten times the size of another scores 10 more.
+    static let namesakeMargin = 5.0
 
     private func accuracy(of feature: GeoFeature) -> GeoAccuracy {
         switch feature.kind {

@@ -28,6 +28,8 @@ struct Ranker {
     struct Candidate: Equatable {
         let feature: Int
         let score: Double
+        /// Found only by forgiving a typo.
+        var typo = false
     }
 
     /// Below this nothing is answered: junk and badly contradicted readings.
@@ -54,7 +56,7 @@ struct Ranker {
     }
 
     private func rank(codesAsSubjects: Bool, countries: Bool = false) -> [Candidate] {
-        var best: [Int: Double] = [:]
+        var best: [Int: (score: Double, typo: Bool)] = [:]
         for (position, part) in query.parts.enumerated() {
             // Among several parts, two letters are a qualifier ("WA" in "Seatle, WA"), never the place.
             if !codesAsSubjects, query.parts.count > 1, part.count <= 2 { continue }
@@ -70,12 +72,12 @@ struct Ranker {
                 for hit in reading.hits where (hit.match == .code) == codesAsSubjects {
                     guard let score = score(hit, reading: reading, typo: typo, position: position, qualifiers: qualifiers,
                                             countries: countries) else { continue }
-                    if score > best[hit.feature] ?? -.infinity { best[hit.feature] = score }
+                    if score > best[hit.feature]?.score ?? -.infinity { best[hit.feature] = (score, typo) }
                 }
             }
         }
-        return best.filter { $0.value >= Self.minimumScore }
-            .map { Candidate(feature: $0.key, score: $0.value) }
+        return best.filter { $0.value.score >= Self.minimumScore }
+            .map { Candidate(feature: $0.key, score: $0.value.score, typo: $0.value.typo) }
             .sorted {
                 $0.score != $1.score ? $0.score > $1.score
                     : gazetteer.features[$0.feature].population > gazetteer.features[$1.feature].population

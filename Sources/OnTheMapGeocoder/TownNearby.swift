@@ -64,25 +64,3 @@ public struct GeocodeTown: Sendable, Equatable, Codable {
         self.longitude = longitude
     }
 }
-
-/// Answers and what kind of text they answer.
-public struct GeocodeAnswer: Sendable {
-    public let input: GeocodeInput
-    public let results: [GeocodeResult]
-}
-
-/// What kind of text was typed: a privacy choice is offered for the precise kinds.
-public enum GeocodeInput: String, Sendable, Codable {
-    /// A street address ("1600 Amphitheatre Pkwy, …").
-    case street
-    /// A postcode with or without a town ("75001 Paris", "94043").
-    case postcode
-    /// Raw coordinates.
-    case coordinates
-    /// A place: town, region, country.
-    case place
-
-    init(_ query: ParsedQuery) {
-        self = query.coordinates != nil ? .coordinates : query.hadStreet ? .street : query.hadPostcode ? .postcode : .place
-    }
-}

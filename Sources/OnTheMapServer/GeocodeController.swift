@@ -34,7 +34,7 @@ struct GeocodeController: Sendable {
         let started = ContinuousClock.now
         let answer = await hybrid.lookup(query, limit: limit)
         ServiceMetrics.geocoded(input: answer.input.rawValue, duration: ContinuousClock.now - started)
-        return try JSONResponse.make(GeocodeBody(input: answer.input, results: answer.results))
+        return try JSONResponse.make(GeocodeBody(input: answer.input, confidence: answer.confidence, doubts: answer.doubts, results: answer.results))
     }
 
     /// `q` (1–200 characters of valid UTF-8 without control characters) and `limit` (1–20, default 5).
@@ -70,6 +70,10 @@ private struct GeocodeBody: Encodable {
     /// What kind of text `q` was (street, postcode, coordinates, place): the web client offers to
     /// share only the town for the precise kinds.
     let input: GeocodeInput
+    /// `low` when the first result may not be what was meant (`doubts` say why): the post preview
+    /// says "less sure" and offers the other results.
+    let confidence: GeocodeConfidence
+    let doubts: [GeocodeDoubt]
     let results: [GeocodeResult]
 }
 

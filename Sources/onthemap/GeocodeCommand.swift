@@ -11,7 +11,8 @@ struct GeocodeCommand: AsyncParsableCommand {
             With queries as arguments, prints the best answer for each. With --jsonl, reads one query per \
             line from standard input, taken exactly as written (nothing trimmed, empty lines included), and \
             prints one JSON object per line: {"query": …, "result": {"name", "latitude", "longitude", \
-            "countryCode", "accuracy"} or null}.
+            "countryCode", "accuracy"} or null, "doubts": […]}; doubts say why an answer is less sure \
+            (context, two-places, typo, namesakes).
             """)
 
     @Flag(help: "Read queries from standard input and write JSON lines.") var jsonl = false
@@ -36,10 +37,12 @@ struct GeocodeCommand: AsyncParsableCommand {
             return
         }
         for query in queries {
-            let results = geocoder.geocode(query, limit: limit)
-            if results.isEmpty { print("\(query) → no match") }
-            for result in results {
-                print("\(query) → \(result.name) (\(Self.format(result.latitude)), \(Self.format(result.longitude))) \(result.accuracy.rawValue)")
+            let answer = geocoder.lookup(query, limit: limit)
+            if answer.results.isEmpty { print("\(query) → no match") }
+            let doubt = answer.doubts.isEmpty ? "" : " · less sure: \(answer.doubts.map(\.rawValue).joined(separator: ", "))"
+            for (index, result) in answer.results.enumerated() {
+                print("\(query) → \(result.name) (\(Self.format(result.latitude)), \(Self.format(result.longitude))) "
+                    + "\(result.accuracy.rawValue)\(index == 0 ? doubt : "")")
             }
         }
     }
@@ -54,7 +57,8 @@ struct GeocodeCommand: AsyncParsableCommand {
         var output = Data()
         for line in lines {
             let query = String(decoding: line, as: UTF8.self)
-            output.append(try encoder.encode(Line(query: query, result: geocoder.geocode(query, limit: 1).first)))
+            let answer = geocoder.lookup(query, limit: 1)
+            output.append(try encoder.encode(Line(query: query, result: answer.results.first, doubts: answer.doubts)))
             output.append(UInt8(ascii: "\n"))
         }
         FileHandle.standardOutput.write(output)
@@ -63,14 +67,16 @@ struct GeocodeCommand: AsyncParsableCommand {
     private struct Line: Encodable {
         let query: String
         let result: GeocodeResult?
+        let doubts: [GeocodeDoubt]
 
-        enum CodingKeys: CodingKey { case query, result }
+        enum CodingKeys: CodingKey { case query, result, doubts }
 
         /// `result` is written as null, not left out.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(query, forKey: .query)
             try container.encode(result, forKey: .result)
+            try container.encode(doubts, forKey: .doubts)
         }
     }
 

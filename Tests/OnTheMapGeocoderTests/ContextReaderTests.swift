@@ -22,7 +22,7 @@ import Testing
     static func read(_ parts: [String], nowFrom: Int? = nil) -> [String] {
         let normalized = parts.map { Array(TextNormalizer.normalize($0).utf8) }
         return reader.read(normalized, nowFrom: nowFrom) { names.contains(String(decoding: $0, as: UTF8.self)) }
-            .map { String(decoding: $0, as: UTF8.self) }
+            .parts.map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test(arguments: [
@@ -84,6 +84,23 @@ import Testing
     ] as [([String], Int?, [String])])
     func theStudentIsWhereTheyAreNow(typed: [String], nowFrom: Int?, expected: [String]) {
         #expect(Self.read(typed, nowFrom: nowFrom) == expected)
+    }
+
+    /// What was read away is kept: the origin becomes another candidate, and any reading makes
+    /// the answer less sure.
+    @Test func aReadingSaysWhatItReadAway() {
+        let names = Self.names
+        func reading(_ parts: [String], nowFrom: Int? = nil) -> ContextReader.Reading {
+            Self.reader.read(parts.map { Array(TextNormalizer.normalize($0).utf8) }, nowFrom: nowFrom) {
+                names.contains(String(decoding: $0, as: UTF8.self))
+            }
+        }
+        let bytes = { (text: String) in Array(text.utf8) }
+        #expect(reading(["from Lima", "now in Quito"]) == .init(parts: [bytes("quito")], origins: [bytes("lima")], readContext: true))
+        #expect(reading(["Lima", "Quito"], nowFrom: 1) == .init(parts: [bytes("quito")], origins: [bytes("lima")], readContext: true))
+        #expect(reading(["close to Lima"]) == .init(parts: [bytes("lima")], readContext: true))
+        #expect(reading(["Seattle", "WA"]) == .init(parts: [bytes("seattle"), bytes("wa")]))
+        #expect(reading(["Greater Sudbury"]) == .init(parts: [bytes("greater sudbury")]))
     }
 
     @Test(arguments: [

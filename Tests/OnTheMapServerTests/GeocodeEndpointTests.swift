@@ -44,6 +44,30 @@ import Testing
         }
     }
 
+    /// Issue 27: an answer read out of a sentence, found by forgiving a typo, or one of several
+    /// namesakes says it is less sure and why; the place a student came from is a candidate.
+    @Test func lessSureAnswersSayWhy() async throws {
+        try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
+            func answer(_ q: String) async throws -> (confidence: String?, doubts: [String]?, names: [String]) {
+                let body = try await server.send(.get, "/v1/geocode?q=\(q)").object()
+                let names = (body["results"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                return (body["confidence"] as? String, body["doubts"] as? [String], names)
+            }
+            let sure = try await answer("Seattle%2C%20WA")
+            #expect(sure.confidence == "high" && sure.doubts == [])
+            let context = try await answer("near%20Toronto")
+            #expect(context.confidence == "low" && context.doubts == ["context"])
+            #expect(context.names.first == "Toronto, Ontario, Canada")
+            let typo = try await answer("Seatle")
+            #expect(typo.confidence == "low" && typo.doubts == ["typo"])
+            let moved = try await answer("from%20Lima%2C%20now%20in%20Quito")
+            #expect(moved.doubts == ["context", "two-places"])
+            #expect(Array(moved.names.prefix(2)) == ["Quito, Pichincha, Ecuador", "Lima, Lima Province, Peru"])
+            let namesakes = try await answer("Springfield")
+            #expect(namesakes.doubts == ["namesakes"] && namesakes.names.count > 1)
+        }
+    }
+
     @Test func defaultLimitIsFive() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let body = try JSONDecoder().decode(GeocodeAnswer.self, from: try await server.send(.get, "/v1/geocode?q=Springfield").data)
@@ -56,7 +80,7 @@ import Testing
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
             let response = try await server.send(.get, "/v1/geocode?q=\(q)")
             #expect(response.status == .ok)
-            #expect(response.text == #"{"input":"place","results":[]}"#)
+            #expect(response.text == #"{"confidence":"high","doubts":[],"input":"place","results":[]}"#)
         }
     }
 

@@ -177,7 +177,10 @@ export async function latestLocations(count) {
   return all;
 }
 
-/** `{ input, results }`: what kind of text the student typed, and candidate places, best first. */
+/**
+ * `{ input, confidence, doubts, results }`: what kind of text the student typed, how sure the first
+ * answer is and why not, and candidate places, best first.
+ */
 export function geocode(query) {
   return request('GET', `/v1/geocode?q=${encodeURIComponent(query)}&limit=5`);
 }

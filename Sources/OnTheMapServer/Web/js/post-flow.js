@@ -12,6 +12,13 @@ const precisionLabels = {
   address: 'Street level', postcode: 'Postcode level', city: 'City level', region: 'Region level', country: 'Country level',
 };
 const zoomFor = { address: 15, postcode: 11, city: 9, region: 6, country: 4 };
+// Why the geocoder is less sure of its first answer (GET /v1/geocode's `doubts`), in the order shown.
+const doubtSentences = {
+  'two-places': 'You named two places: this is where you are now.',
+  context: 'We read the place out of the words around it.',
+  typo: 'We corrected the spelling.',
+  namesakes: 'Other places have this name too.',
+};
 // The offline basemap has no streets or towns: past this zoom it shows nothing to recognise a place by.
 const offlineZoomLimit = 6;
 
@@ -28,6 +35,7 @@ export class PostFlow {
     this.existing = null;
     this.candidates = [];
     this.input = 'place';
+    this.doubts = [];
     this.chosen = null;
     this.privacy = null;
     this.link = '';
@@ -96,7 +104,7 @@ export class PostFlow {
     setBusy(button, true);
     button.textContent = 'Finding…';
     try {
-      ({ input: this.input, results: this.candidates } = await geocode(place));
+      ({ input: this.input, results: this.candidates, doubts: this.doubts = [] } = await geocode(place));
     } catch (failure) {
       setFieldError(locationInput, byId('post-location-error'), failure.message);
       locationInput.focus();
@@ -144,9 +152,20 @@ export class PostFlow {
     }
   }
 
-  /** Picks candidate `index` and offers to share only its town when the text was precise. */
+  /**
+   * Picks candidate `index` and offers to share only its town when the text was precise. The first
+   * answer says when it is less sure and why; a place the student picked is theirs.
+   */
   choose(index) {
     this.chosen = this.candidates[index];
+    // Two places named are read out of words: the first sentence says it all.
+    const doubts = index === 0 ? Object.keys(doubtSentences).filter((doubt) => this.doubts.includes(doubt)
+      && !(doubt === 'context' && this.doubts.includes('two-places'))) : [];
+    byId('preview-less-sure').hidden = doubts.length === 0;
+    const explanation = byId('preview-doubt');
+    explanation.hidden = doubts.length === 0;
+    explanation.textContent = doubts.map((doubt) => doubtSentences[doubt]).join(' ')
+      + (this.candidates.length > 1 ? ' Not right? Pick another match below.' : ' Not right? Edit what you typed.');
     this.privacy = privacyChoice(this.input, this.chosen, this.mapString);
     const fieldset = byId('preview-privacy');
     fieldset.hidden = !this.privacy;
