@@ -13,7 +13,7 @@
 struct ContextReader: Sendable {
     enum Role: Sendable { case context, now, origin }
 
-    private struct Phrase: Sendable {
+    struct Phrase: Sendable {
         let tokens: [[UInt8]]
         let role: Role
         var language = ""
@@ -22,18 +22,23 @@ struct ContextReader: Sendable {
     /// Endings a language adds to the place itself ("istanbulda": in Istanbul), by language, longest
     /// first. A short one (under four letters) is read only in a part where a phrase of its language
     /// was read ("istanbulda yasiyorum"); a long one alone ("izmirliyim": I am from Izmir).
-    private var suffixes: [(bytes: [UInt8], role: Role, language: String)] = []
+    private(set) var suffixes: [(bytes: [UInt8], role: Role, language: String)] = []
 
     /// Phrases of scripts written with spaces, by their first word (before the place) or last
     /// word (after it), longest first.
-    private var before: [[UInt8]: [Phrase]] = [:]
-    private var after: [[UInt8]: [Phrase]] = [:]
+    private(set) var before: [[UInt8]: [Phrase]] = [:]
+    private(set) var after: [[UInt8]: [Phrase]] = [:]
+    /// The phrases of `after` by their first word, for a place found inside a sentence (`scan`).
+    private(set) var afterByFirstWord: [[UInt8]: [Phrase]] = [:]
     /// "to", "nach", "ke": inside a part that starts as an origin, what follows is where they are now.
-    private var between: Set<[UInt8]> = []
+    private(set) var between: Set<[UInt8]> = []
     /// Phrases of scripts written without spaces (Chinese, Japanese), matched as attached text.
-    private var attachedBefore: [(bytes: [UInt8], role: Role)] = []
-    private var attachedAfter: [(bytes: [UInt8], role: Role)] = []
-    private var attachedBetween: [[UInt8]] = []
+    private(set) var attachedBefore: [(bytes: [UInt8], role: Role)] = []
+    private(set) var attachedAfter: [(bytes: [UInt8], role: Role)] = []
+    private(set) var attachedBetween: [[UInt8]] = []
+    /// Ordinary words that are also towns' names ("van", "nice"): inside a sentence ("I live in a
+    /// van"), not read as a place; typed as the place itself, they are.
+    private(set) var ordinaryWords: Set<[UInt8]> = []
 
     /// The lines of `reader.tsv` (role, position, language, phrase).
     init(lines: some Sequence<Substring>) throws(ReaderTableError) {
@@ -45,17 +50,21 @@ struct ContextReader: Sendable {
             case "context": role = .context
             case "now": role = .now
             case "origin": role = .origin
-            case "to": role = nil
+            case "to", "ordinary": role = nil
             default: throw ReaderTableError(line: String(line))
             }
             let text = Array(TextNormalizer.normalize(fields[3]).utf8)
             guard !text.isEmpty else { throw ReaderTableError(line: String(line)) }
             let attached = Self.unspacedLanguages.contains(String(fields[2]))
             switch (role, fields[1], attached) {
-            case (nil, "between", false): between.insert(text)
-            case (nil, "between", true): attachedBetween.append(text)
+            case (nil, "word", _) where fields[0] == "ordinary": ordinaryWords.insert(text)
+            case (nil, "between", false) where fields[0] == "to": between.insert(text)
+            case (nil, "between", true) where fields[0] == "to": attachedBetween.append(text)
             case (let role?, "before", false): add(Phrase(tokens: Self.words(text), role: role, language: String(fields[2])), to: &before, key: \.first)
-            case (let role?, "after", false): add(Phrase(tokens: Self.words(text), role: role, language: String(fields[2])), to: &after, key: \.last)
+            case (let role?, "after", false):
+                let phrase = Phrase(tokens: Self.words(text), role: role, language: String(fields[2]))
+                add(phrase, to: &after, key: \.last)
+                add(phrase, to: &afterByFirstWord, key: \.first)
             case (let role?, "suffix", false): suffixes.append((text, role, String(fields[2])))
             case (let role?, "before", true): attachedBefore.append((text, role))
             case (let role?, "after", true): attachedAfter.append((text, role))
@@ -91,13 +100,12 @@ struct ContextReader: Sendable {
     }
 
     /// Reads `parts` (normalized, in the order typed); parts from `nowFrom` on came after an arrow.
-    /// `isName` says whether words are a place's name or code as they stand ("greater sudbury", "in"
-    /// for Indiana), which no phrase is taken from.
-    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, isName: ([UInt8]) -> Bool) -> Reading {
+    /// `words` answers what the gazetteer knows of words.
+    func read(_ parts: [[UInt8]], nowFrom: Int? = nil, words: PlaceWords) -> Reading {
         var read: [(text: [UInt8], role: Role)] = []
         var changed = nowFrom != nil
         for (index, part) in parts.enumerated() {
-            var pieces = readPart(part, alone: parts.count == 1, isName: isName)
+            var pieces = readPart(part, alone: parts.count == 1, words: words)
             if pieces.count != 1 || pieces[0].text != part { changed = true }
             if let nowFrom {
                 // An arrow: what came before it is where the student was, what follows where they are.
@@ -115,9 +123,17 @@ struct ContextReader: Sendable {
 
     /// One part without its context phrases, in one or two pieces ("moved from Lima to Quito").
     /// A part that is nothing but a phrase ("Quito, currently") is read away, unless it is the only one.
-    private func readPart(_ part: [UInt8], alone: Bool, isName: ([UInt8]) -> Bool) -> [(text: [UInt8], role: Role)] {
+    private func readPart(_ part: [UInt8], alone: Bool, words: PlaceWords) -> [(text: [UInt8], role: Role)] {
+        let isName = words.isName
         // Most parts hold no phrase at all ("seattle", "wa"): known without a lookup.
-        guard mayHoldContext(part), !isName(part) else { return [(part, .context)] }
+        guard mayHoldContext(part) else {
+            guard part.contains(UInt8(ascii: " ")), !isName(part),
+                  let scanned = scan(Self.words(part), edges: ScanEdges(), words: words) else {
+                return [(part, .context)]
+            }
+            return scanned
+        }
+        guard !isName(part) else { return [(part, .context)] }
         var tokens = Self.words(part)
         if !alone, let phrase = whole(tokens) { return [([], phrase.role)] }
         var role = Role.context
@@ -126,15 +142,19 @@ struct ContextReader: Sendable {
             if found != .context { role = found }
         }
         var stripping = true
+        var strippedBefore = false
+        var roleAfter = Role.context
         while stripping, tokens.count > 1, !isName(Self.joined(tokens)) {
             stripping = false
             if let phrase = longest(before, matching: tokens, fromStart: true) {
                 tokens.removeFirst(phrase.tokens.count)
+                strippedBefore = true
                 mark(phrase.role)
                 languages.insert(phrase.language)
                 stripping = true
             } else if let phrase = longest(after, matching: tokens, fromStart: false) {
                 tokens.removeLast(phrase.tokens.count)
+                if phrase.role != .context { roleAfter = phrase.role }
                 mark(phrase.role)
                 languages.insert(phrase.language)
                 stripping = true
@@ -149,13 +169,23 @@ struct ContextReader: Sendable {
         }
         // "originaire de Pointe-à-Pitre" is one place, whatever its "à".
         if role == .origin, !isPlaceName, let (from, to) = splitAtBetween(tokens) {
-            return [(Self.joined(from), .origin), (Self.joined(to), .now)]
+            // Either side may still hold words around its place ("从长沙搬到了厦门": "了厦门").
+            return [(from, Role.origin), (to, Role.now)].flatMap { side, role in
+                let text = Self.joined(side)
+                guard !isName(text), let places = scan(side, edges: ScanEdges(roleBefore: role), words: words) else { return [(text, role)] }
+                return places.map { ($0.text, $0.role == .context ? role : $0.role) }
+            }
+        }
+        let edges = ScanEdges(
+            roleBefore: roleAfter == .context ? role : .context, roleAfter: roleAfter, afterPhrase: strippedBefore, languages: languages)
+        if !isPlaceName, let scanned = scan(tokens, edges: edges, words: words) {
+            return scanned
         }
         return [(Self.joined(tokens), role)]
     }
 
     /// The longest phrase of `table` that `tokens` start (or end) with, leaving a word at least.
-    private func longest(_ table: [[UInt8]: [Phrase]], matching tokens: [[UInt8]], fromStart: Bool) -> Phrase? {
+    func longest(_ table: [[UInt8]: [Phrase]], matching tokens: [[UInt8]], fromStart: Bool) -> Phrase? {
         guard let word = fromStart ? tokens.first : tokens.last, let phrases = table[word] else { return nil }
         return phrases.first { phrase in
             phrase.tokens.count < tokens.count
@@ -249,13 +279,25 @@ struct ContextReader: Sendable {
         return nil
     }
 
-    private static func words(_ text: [UInt8]) -> [[UInt8]] {
+    static func words(_ text: [UInt8]) -> [[UInt8]] {
         text.split(separator: UInt8(ascii: " ")).map(Array.init)
     }
 
-    private static func joined(_ tokens: [[UInt8]]) -> [UInt8] {
+    static func joined(_ tokens: [[UInt8]]) -> [UInt8] {
         Array(tokens.joined(separator: [UInt8(ascii: " ")]))
     }
+}
+
+/// What the reader asks of the gazetteer about words (normalized).
+struct PlaceWords {
+    /// A place's name or code, or a stopword, as the words stand: no phrase is read out of them
+    /// ("greater sudbury", "in" for Indiana, "home sweet home").
+    var isName: ([UInt8]) -> Bool
+    /// A place a student would mean when the words stand inside a sentence (`Geocoder.isPlace`).
+    var isPlace: ([UInt8]) -> Bool
+    /// What may follow such a place to say where it is: a region's or a country's name or code, or
+    /// a word such as "state" ("austin tx", "cordoba argentina"; not "paris since", Sincé).
+    var isQualifier: ([UInt8]) -> Bool
 }
 
 struct ReaderTableError: Error, CustomStringConvertible {

@@ -55,8 +55,30 @@ public struct Geocoder: Sendable {
     /// The query's parts without the words around the place ("close to Lima" → "lima"). Names and
     /// stopwords keep their words ("Greater Sudbury", "home sweet home" is no Sweet Home).
     func read(_ query: ParsedQuery) -> ContextReader.Reading {
-        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom) { words in
-            gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(words)
+        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom, words: PlaceWords(
+            isName: { words in
+                gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(words) || Ranker.isRegionOrCountryWord(words)
+            },
+            isPlace: isPlace,
+            isQualifier: { words in
+                Ranker.isRegionOrCountryWord(words) || gazetteer.names.hits(normalized: words).contains { gazetteer.features[$0.feature].kind != .city }
+            }))
+    }
+
+    /// Words inside a sentence that a student would mean as their place: a country, a region, or a
+    /// town of 15,000 people or more by its own name (or of 100,000 by another of its names), never
+    /// a code, a stopword or a word of two letters.
+    func isPlace(_ words: [UInt8]) -> Bool {
+        guard words.count >= 3, !gazetteer.stopwords.contains(words) else { return false }
+        return gazetteer.names.hits(normalized: words).contains { hit in
+            let feature = gazetteer.features[hit.feature]
+            switch (hit.match, feature.kind) {
+            case (.code, _): return false
+            case (_, .country), (.alias, _), (.primary, .region): return true
+            case (.alternate, .region): return feature.population >= 1_000_000
+            case (.primary, .city): return feature.population >= TypoIndex.minimumPopulation
+            case (.alternate, .city): return feature.population >= 100_000
+            }
         }
     }
 

@@ -42,6 +42,10 @@ enum Postcodes {
                 tokens.remove(at: index)
                 continue
             }
+            if isYear(token, after: index > 0 ? tokens[index - 1] : nil, before: next) {
+                tokens.remove(at: index)
+                continue
+            }
             if (4...6).contains(token.count), token.allSatisfy(isDigit), !(index == 0 && QueryParser.hasStreetWord(tokens)) {
                 found.note(tokens[index...index], country: nil)
                 tokens.remove(at: index)
@@ -51,6 +55,19 @@ enum Postcodes {
         }
         return found
     }
+
+    /// "since 2019", "seit 2019", "desde 2019", "2019 से": a year beside a word of time is when the
+    /// student came, not a postcode ("lebe seit 2019 in Basel" was 2019 Haarlem).
+    private static func isYear(_ token: [UInt8], after previous: [UInt8]?, before next: [UInt8]?) -> Bool {
+        guard token.count == 4, token.allSatisfy(isDigit), let year = Int(String(decoding: token, as: UTF8.self)),
+              (1950...2039).contains(year) else { return false }
+        return previous.map(yearWordsBefore.contains) == true || next.map(yearWordsAfter.contains) == true
+    }
+
+    private static let yearWordsBefore: Set<[UInt8]> = Set([
+        "since", "in", "from", "seit", "ab", "desde", "em", "en", "depuis", "sejak", "tahun", "dal", "sinds", "с", "з", "منذ", "از",
+    ].map { Array($0.utf8) })
+    private static let yearWordsAfter: Set<[UInt8]> = Set(["से", "dan", "den", "ten", "tan", "年", "から", "beri"].map { Array($0.utf8) })
 
     /// A format written as two tokens, and the country when only one country writes its codes so.
     private struct PairFormat {

@@ -37,6 +37,8 @@ struct Ranker {
 
     static let regionWords: Set<[UInt8]> = Set(["state", "province", "region", "prefecture", "oblast", "county"].map { Array($0.utf8) })
     static let countryWords: Set<[UInt8]> = [Array("country".utf8)]
+    /// "state", "province", "country": said after a place's name.
+    static func isRegionOrCountryWord(_ words: [UInt8]) -> Bool { regionWords.contains(words) || countryWords.contains(words) }
     static let articles: Set<[UInt8]> = Set(["al", "ar", "as", "ash", "ad", "an", "el", "az"].map { Array($0.utf8) })
 
     func rank() -> [Candidate] {
@@ -230,7 +232,7 @@ struct Ranker {
 
     /// A region or country name or code, or a word such as "state".
     private func isQualifier(_ text: [UInt8]) -> Bool {
-        if Self.regionWords.contains(text) || Self.countryWords.contains(text) { return true }
+        if Self.isRegionOrCountryWord(text) { return true }
         return gazetteer.names.hits(normalized: text).contains { gazetteer.features[$0.feature].kind != .city }
     }
 }

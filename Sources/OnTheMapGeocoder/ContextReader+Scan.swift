@@ -1,0 +1,173 @@
+/// The reader's second pass: a place inside a sentence ("studying at UCD in Dublin", "soy de Rosario
+/// pero vivo en Córdoba", "现在在武汉工作", "учусь в Казани"), where the words around it are not all
+/// phrases the table knows. Reads a part left to right:
+/// - a run of up to four words that names a place (`isPlace`: a country, a region or a town of some
+///   size, never a code or a stopword) is a place; the longest run wins, unless a phrase of the table
+///   starts at the same word and is as long ("centro de Santos": "centro" is a phrase here);
+/// - a phrase of the table is skipped, and the role it gives (now, origin) goes to the next place;
+/// - a name right after a place ("Austin TX", "Córdoba Argentina") is kept with it, as a qualifier;
+/// - any other word is skipped.
+/// In Latin letters, where ordinary words are also towns ("nice", "van", "reading") and the words
+/// after a town may be a typo of its name ("san deigo"), a place counts only right after a phrase
+/// ("in", "near", "vivo en") or right before one ("Minneapolis this semester"). Text without spaces
+/// (Chinese, Japanese) is read as substrings of two characters or more.
+extension ContextReader {
+    /// What the phrases already read off a part's edges said.
+    struct ScanEdges {
+        /// The role of the phrase read off the start ("living in"): the first place's.
+        var roleBefore = Role.context
+        /// The role of the phrase read off the end ("Mersin'de yaşıyorum"): the last place's.
+        var roleAfter = Role.context
+        /// A phrase was read off the start: a place in Latin letters may begin the part.
+        var afterPhrase = false
+        /// The languages of those phrases.
+        var languages: Set<String> = []
+    }
+
+    /// The places a part names, each with the role its phrases gave it; nil when it names none, or
+    /// when every word was a place or a qualifier (the ranker reads those itself: "palo alto ca").
+    func scan(_ tokens: [[UInt8]], edges: ScanEdges, words: PlaceWords) -> [(text: [UInt8], role: Role)]? {
+        let isPlace = words.isPlace
+        if tokens.count == 1, let word = tokens.first, word.contains(where: { $0 >= 0xE3 }) {
+            return scanAttached(word, isPlace: isPlace)
+        }
+        var found: [(text: [UInt8], role: Role)] = []
+        var lastPlace: Int?
+        var skippedAny = false
+        var pending: Role? = edges.roleBefore == .context ? nil : edges.roleBefore
+        var afterPhrase = edges.afterPhrase
+        // A short Turkish ending ("gerade" is no Gera) counts only beside a Turkish phrase.
+        let languages = edges.languages.union(tokens.flatMap { (before[$0] ?? []) + (afterByFirstWord[$0] ?? []) }.map(\.language))
+        var index = 0
+        while index < tokens.count {
+            let rest = Array(tokens[index...])
+            let phrase = longestPhrase(before, startingWith: rest)
+            if let run = placeRun(rest, languages: languages, isPlace: isPlace), run.length > phrase?.tokens.count ?? 0 {
+                let next = longestPhrase(afterByFirstWord, startingWith: Array(tokens[(index + run.length)...]))
+                guard afterPhrase || next != nil || run.inflected || !Self.isLatin(run.text) else {
+                    skippedAny = true
+                    index += 1
+                    afterPhrase = false
+                    continue
+                }
+                var role = run.role ?? pending ?? .context
+                index += run.length
+                if run.inflected { skippedAny = true }
+                if let next {
+                    if next.role != .context { role = next.role }
+                    index += next.tokens.count
+                    skippedAny = true
+                }
+                lastPlace = found.count
+                found.append((run.text, role))
+                // Names right after the place qualify it ("austin tx", "cordoba argentina").
+                while index < tokens.count, let qualifier = qualifierRun(Array(tokens[index...]), isQualifier: words.isQualifier) {
+                    found.append((qualifier.text, role))
+                    index += qualifier.length
+                }
+                pending = nil
+                afterPhrase = false
+                continue
+            }
+            skippedAny = true
+            if let phrase {
+                if phrase.role != .context { pending = phrase.role }
+                index += phrase.tokens.count
+                afterPhrase = true
+            } else {
+                index += 1
+                afterPhrase = false
+            }
+        }
+        guard skippedAny, !found.isEmpty else { return nil }
+        if let lastPlace, edges.roleAfter != .context { found[lastPlace].role = edges.roleAfter }
+        return Self.nowOverContext(found)
+    }
+
+    /// Places in text written without spaces: from the start, the longest substring of two
+    /// characters or more that is a place; the role comes from an attached phrase just before
+    /// ("从长沙", "现在在武汉") or just after ("東京在住", "大阪出身").
+    private func scanAttached(_ word: [UInt8], isPlace: ([UInt8]) -> Bool) -> [(text: [UInt8], role: Role)]? {
+        let characters = Self.characterStarts(word)
+        var found: [(text: [UInt8], role: Role)] = []
+        var start = 0
+        while start < characters.count - 1 {
+            var matched = false
+            for end in stride(from: min(characters.count, start + 8), through: start + 2, by: -1) {
+                let from = characters[start], to = end < characters.count ? characters[end] : word.count
+                let run = Array(word[from..<to])
+                guard isPlace(run) else { continue }
+                let before = Array(word[..<from]), after = word[to...]
+                var role = attachedBefore.first { before.ends(with: $0.bytes) }?.role ?? .context
+                if let next = attachedAfter.first(where: { after.starts(with: $0.bytes) }), next.role != .context { role = next.role }
+                found.append((run, role))
+                start = end
+                matched = true
+                break
+            }
+            if !matched { start += 1 }
+        }
+        return found.isEmpty ? nil : Self.nowOverContext(found)
+    }
+
+    /// A place named next to one the student came from is where they are now ("soy de Rosario
+    /// pero vivo en Córdoba" reads "vivo en" as now; "从长沙搬到了厦门" has no phrase before 厦门).
+    private static func nowOverContext(_ found: [(text: [UInt8], role: Role)]) -> [(text: [UInt8], role: Role)] {
+        guard found.contains(where: { $0.role == .origin }), !found.contains(where: { $0.role == .now }) else { return found }
+        return found.map { ($0.text, $0.role == .context ? .now : $0.role) }
+    }
+
+    /// The longest run of one to four words at the start of `tokens` that is a place, perhaps in a
+    /// Russian case ("казани" → "казань") or with a Turkish ending ("eskisehirde"): `inflected`, the
+    /// ending says "in", "from" or "to" as a phrase would.
+    private func placeRun(
+        _ tokens: [[UInt8]], languages: Set<String>, isPlace: ([UInt8]) -> Bool
+    ) -> (text: [UInt8], length: Int, inflected: Bool, role: Role?)? {
+        for length in stride(from: min(4, tokens.count), through: 1, by: -1) {
+            let words = Array(tokens[..<length])
+            let text = Self.joined(words)
+            if ordinaryWords.contains(text) { continue }
+            if isPlace(text) { return (text, length, false, nil) }
+            if let nominative = CyrillicCases.nominative(of: words, isName: isPlace) { return (Self.joined(nominative), length, true, nil) }
+            if let stem = turkishStem(words, languages: languages, isPlace: isPlace) { return (stem.text, length, true, stem.role == .context ? nil : stem.role) }
+        }
+        return nil
+    }
+
+    /// A run of one or two words at the start of `tokens` that qualifies a place, not a phrase word.
+    private func qualifierRun(_ tokens: [[UInt8]], isQualifier: ([UInt8]) -> Bool) -> (text: [UInt8], length: Int)? {
+        for length in stride(from: min(2, tokens.count), through: 1, by: -1) {
+            let text = Self.joined(Array(tokens[..<length]))
+            if isQualifier(text), before[tokens[0]] == nil, after[tokens[0]] == nil { return (text, length) }
+        }
+        return nil
+    }
+
+    /// "eskisehirde" → "eskisehir", when the stem is a place of four letters or more (three with an
+    /// ending of four or more: "vanli"), and its role ("izmirliyim": from Izmir). An ending under four
+    /// letters only beside a phrase of its language.
+    private func turkishStem(_ words: [[UInt8]], languages: Set<String>, isPlace: ([UInt8]) -> Bool) -> (text: [UInt8], role: Role)? {
+        guard let last = words.last, last.allSatisfy({ $0 < 0x80 }) else { return nil }
+        for suffix in suffixes where last.count >= suffix.bytes.count + (suffix.bytes.count >= 4 ? 3 : 4) && last.ends(with: suffix.bytes)
+            && (suffix.bytes.count >= 4 || languages.contains(suffix.language)) {
+            var stemmed = words
+            stemmed[stemmed.count - 1] = Array(last.dropLast(suffix.bytes.count))
+            let text = Self.joined(stemmed)
+            if isPlace(text) { return (text, suffix.role) }
+        }
+        return nil
+    }
+
+    /// The longest phrase of `table` (keyed by its first word) that `tokens` start with.
+    private func longestPhrase(_ table: [[UInt8]: [Phrase]], startingWith tokens: [[UInt8]]) -> Phrase? {
+        guard let word = tokens.first else { return nil }
+        return table[word]?.first { tokens.starts(with: $0.tokens) }
+    }
+
+    /// Byte offsets where each UTF-8 character of `word` starts.
+    private static func characterStarts(_ word: [UInt8]) -> [Int] {
+        word.indices.filter { word[$0] & 0xC0 != 0x80 }
+    }
+
+    private static func isLatin(_ text: [UInt8]) -> Bool { text.allSatisfy { $0 < 0x80 } }
+}
