@@ -56,7 +56,7 @@ public final class Gazetteer: Sendable {
     /// "Seattle, Washington, United States".
     func displayName(of feature: GeoFeature) -> String {
         var parts = [feature.name]
-        if feature.kind == .city, let region = regionByCode[feature.countryCode + "." + feature.admin1Code],
+        if feature.kind == .city || feature.kind == .area, let region = regionByCode[feature.countryCode + "." + feature.admin1Code],
            features[region].name != feature.name {
             parts.append(features[region].name)
         }

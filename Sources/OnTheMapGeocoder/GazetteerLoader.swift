@@ -30,6 +30,7 @@ struct GazetteerLoader {
         try readCountries()
         try readRegions()
         try readPlaces()
+        try readAreas()
         try readAliases()
         let stopwords = try Set(lines(of: "stopwords.txt").map { Array(TextNormalizer.normalize($0).utf8) })
         let reader = try ContextReader(lines: lines(of: "reader.tsv"))
@@ -86,6 +87,23 @@ struct GazetteerLoader {
             row.forEachItem(7) { alternate in
                 if Self.isUsableAlternate(alternate) { addName(alternate, feature: index, match: .alternate) }
             }
+        }
+    }
+
+    /// name, other names, country, admin1 code, latitude, longitude, box, population, source: every
+    /// name is an alias (it means this area, whatever else has the name).
+    private mutating func readAreas() throws {
+        for line in try lines(of: "areas.tsv") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 9, let latitude = Double(fields[4]), let longitude = Double(fields[5]),
+                  let box = GeoBounds(field: fields[6]), let population = Int(fields[7]) else {
+                throw LoadError(file: "areas.tsv", reason: "bad line: \(line)")
+            }
+            features.append(GeoFeature(kind: .area, name: String(fields[0]), latitude: latitude, longitude: longitude,
+                                       countryCode: String(fields[2]), admin1Code: String(fields[3]), population: population))
+            let index = features.count - 1
+            bounds[index] = box
+            for name in [fields[0]] + fields[1].split(separator: "|") { addName(name, feature: index, match: .alias) }
         }
     }
 
@@ -151,7 +169,7 @@ struct GazetteerLoader {
         let place = features[feature]
         let worthy = switch place.kind {
         case .country: true
-        case .region: match == .primary || match == .alias
+        case .region, .area: match == .primary || match == .alias
         case .city: match == .primary || match == .alias ? place.population >= TypoIndex.minimumPopulation
                                       : place.population >= TypoIndex.alternatesFromPopulation
         }

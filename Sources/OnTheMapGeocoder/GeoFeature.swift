@@ -3,9 +3,10 @@ public enum GeoAccuracy: String, Sendable, Codable, CaseIterable {
     case address, postcode, city, region, country
 }
 
-/// Something with a name and a point: a town, a state or province, a country.
+/// Something with a name and a point: a town, a state or province, a country, or an area people
+/// name ("Inland Empire", "Randstad": areas.tsv).
 struct GeoFeature: Sendable {
-    enum Kind: UInt8, Sendable { case city, region, country }
+    enum Kind: UInt8, Sendable { case city, region, country, area }
 
     let kind: Kind
     let name: String
@@ -13,7 +14,8 @@ struct GeoFeature: Sendable {
     let longitude: Double
     /// ISO 3166-1 alpha-2.
     let countryCode: String
-    /// GeoNames admin1 code within the country ("WA", "08"); empty for countries.
+    /// GeoNames admin1 code within the country ("WA", "08"); empty for countries and for areas
+    /// that span several regions.
     let admin1Code: String
     let population: Int
 }
@@ -31,6 +33,12 @@ public struct GeoBounds: Sendable, Equatable, Codable {
         self.south = south
         self.east = east
         self.north = north
+    }
+
+    /// Whether the point lies in the box (across the date line when `west > east`).
+    func contains(_ latitude: Double, _ longitude: Double) -> Bool {
+        guard (south...north).contains(latitude) else { return false }
+        return west <= east ? (west...east).contains(longitude) : longitude >= west || longitude <= east
     }
 
     /// "west,south,east,north" as `make geodata` writes it; nil when empty or malformed.

@@ -97,6 +97,7 @@ extension PostcodeTable.Location {
         case .city: return isNear(place)
         case .region: return region == feature
         case .country: return place.countryCode == country
+        case .area: return false
         }
     }
 }

@@ -74,7 +74,7 @@ public struct Geocoder: Sendable {
             let feature = gazetteer.features[hit.feature]
             switch (hit.match, feature.kind) {
             case (.code, _): return false
-            case (_, .country), (.alias, _), (.primary, .region): return true
+            case (_, .country), (_, .area), (.alias, _), (.primary, .region): return true
             case (.alternate, .region): return feature.population >= 1_000_000
             case (.primary, .city): return feature.population >= TypoIndex.minimumPopulation
             case (.alternate, .city): return feature.population >= 100_000
@@ -120,7 +120,7 @@ public struct Geocoder: Sendable {
     private func accuracy(of feature: GeoFeature) -> GeoAccuracy {
         switch feature.kind {
         case .city: .city
-        case .region: .region
+        case .region, .area: .region
         case .country: .country
         }
     }

@@ -27,7 +27,14 @@ struct QualifierHits {
                 if other.countryCode == feature.countryCode { best = max(best, hit.match == .code ? 15 : 30) }
             case .region:
                 namesContainer = true
-                if feature.kind == .city, other.countryCode == feature.countryCode, other.admin1Code == feature.admin1Code {
+                if feature.kind == .city || feature.kind == .area, other.countryCode == feature.countryCode,
+                   other.admin1Code == feature.admin1Code {
+                    best = max(best, 30)
+                }
+            case .area:
+                // "Riverside, Inland Empire": a town inside the area's box.
+                namesContainer = true
+                if other.countryCode == feature.countryCode, gazetteer.bounds[hit.feature]?.contains(feature.latitude, feature.longitude) == true {
                     best = max(best, 30)
                 }
             case .city:

@@ -157,7 +157,7 @@ struct Ranker {
         switch feature.kind {
         case .country: 55
         // Regions range from parishes to California: by population, 35 (small) to 55 (huge).
-        case .region: min(55, max(35, 40 + 5 * log10(Double(max(feature.population, 1)) / 100_000)))
+        case .region, .area: min(55, max(35, 40 + 5 * log10(Double(max(feature.population, 1)) / 100_000)))
         case .city: min(60, 10 * log10(Double(max(feature.population, 1))) - 10)
         }
     }

@@ -173,7 +173,7 @@ import Testing
         ("東京在住", "JP", 35.69, 139.69),
         ("İstanbul yakınında", "TR", 41.01, 28.95),
         ("dekat Bandung", "ID", -6.92, 107.61),
-        ("Bay Area", "US", 37.77, -122.42),
+        ("Bay Area", "US", 37.75, -122.27),
         // Russian cases: the place is read in the nominative.
         ("живу в Москве", "RU", 55.76, 37.62),
         ("под Москвой", "RU", 55.76, 37.62),
