@@ -22,13 +22,49 @@ extension ContextReader {
         var afterPhrase = false
         /// The languages of those phrases.
         var languages: Set<String> = []
+        /// The words follow a street ("strobelallee 50 | dortmund"): a place in Latin letters
+        /// counts anywhere, as the town of an address.
+        var inAddress = false
+    }
+
+    /// The places inside a part that is not a name as it stands: an address's town, else the
+    /// places of a sentence; nil when there are none to read.
+    /// `alone`: the part is the whole text ("place du capitole toulouse"); beside other parts the
+    /// town is one of them.
+    func readInside(_ tokens: [[UInt8]], alone: Bool, edges: ScanEdges, words: PlaceWords) -> [(text: [UInt8], role: Role)]? {
+        if alone, QueryParser.streetEnd(tokens) != nil {
+            let places = placesInAddress(tokens, words: words)
+            if !places.isEmpty { return places.map { ($0, edges.roleBefore) } }
+        } else if alone, tokens.count >= 3, QueryParser.startsWithStreetWord(tokens),
+                  let last = (2..<tokens.count).reversed().first(where: { words.isPlace(Self.joined(Array(tokens[$0...]))) }) {
+            // A street written before its name and no number: the town is what ends the text.
+            return [(Self.joined(Array(tokens[last...])), edges.roleBefore)]
+        }
+        return scan(tokens, edges: edges, words: words)
+    }
+
+    /// The town of an address written without commas, after its street ("1600 pennsylvania ave
+    /// nw washington dc", "coolsingel 40 rotterdam centrum", "mg rd bangalore"), or anywhere in an
+    /// address in another script ("서울특별시 종로구 사직로 161"); empty when it names none.
+    func placesInAddress(_ tokens: [[UInt8]], words: PlaceWords) -> [[UInt8]] {
+        if let end = QueryParser.streetEnd(tokens), end + 1 < tokens.count {
+            let tail = Array(tokens[(end + 1)...])
+            if let places = scan(tail, edges: ScanEdges(inAddress: true), words: words, wholeOnly: false) { return places.map(\.text) }
+            // After a house number, the town may be a small one, or big by another of its names ("venezia").
+            if words.isName(Self.joined(tail)), !words.isQualifier(Self.joined(tail)) { return [Self.joined(tail)] }
+        }
+        guard tokens.contains(where: { $0.contains { $0 >= 0x80 } }) else { return [] }
+        // Korean, Japanese and Chinese addresses go from the province down ("경기도 수원시"): the
+        // ranker reads the first place as the subject, so the smallest goes first.
+        return (scan(tokens, edges: ScanEdges(), words: words, wholeOnly: false)?.map(\.text) ?? []).reversed()
     }
 
     /// The places a part names, each with the role its phrases gave it; nil when it names none, or
-    /// when every word was a place or a qualifier (the ranker reads those itself: "palo alto ca").
-    func scan(_ tokens: [[UInt8]], edges: ScanEdges, words: PlaceWords) -> [(text: [UInt8], role: Role)]? {
+    /// (unless `wholeOnly` is false) when every word was a place or a qualifier (the ranker reads
+    /// those itself: "palo alto ca").
+    func scan(_ tokens: [[UInt8]], edges: ScanEdges, words: PlaceWords, wholeOnly: Bool = true) -> [(text: [UInt8], role: Role)]? {
         let isPlace = words.isPlace
-        if tokens.count == 1, let word = tokens.first, word.contains(where: { $0 >= 0xE3 }) {
+        if tokens.count == 1, let word = tokens.first, Self.isUnspaced(word) {
             return scanAttached(word, isPlace: isPlace)
         }
         var found: [(text: [UInt8], role: Role)] = []
@@ -44,7 +80,7 @@ extension ContextReader {
             let phrase = longestPhrase(before, startingWith: rest)
             if let run = placeRun(rest, languages: languages, isPlace: isPlace), run.length > phrase?.tokens.count ?? 0 {
                 let next = longestPhrase(afterByFirstWord, startingWith: Array(tokens[(index + run.length)...]))
-                guard afterPhrase || next != nil || run.inflected || !Self.isLatin(run.text) else {
+                guard afterPhrase || edges.inAddress || next != nil || run.inflected || !Self.isLatin(run.text) else {
                     skippedAny = true
                     index += 1
                     afterPhrase = false
@@ -70,6 +106,13 @@ extension ContextReader {
                 continue
             }
             skippedAny = true
+            // A word of Chinese or Japanese holds its places without spaces ("東京都千代田区丸の内1丁目").
+            if Self.isUnspaced(rest[0]), let places = scanAttached(rest[0], isPlace: isPlace) {
+                found += places
+                index += 1
+                afterPhrase = false
+                continue
+            }
             if let phrase {
                 if phrase.role != .context { pending = phrase.role }
                 index += phrase.tokens.count
@@ -79,7 +122,7 @@ extension ContextReader {
                 afterPhrase = false
             }
         }
-        guard skippedAny, !found.isEmpty else { return nil }
+        guard skippedAny || !wholeOnly, !found.isEmpty else { return nil }
         if let lastPlace, edges.roleAfter != .context { found[lastPlace].role = edges.roleAfter }
         return Self.nowOverContext(found)
     }
@@ -96,7 +139,7 @@ extension ContextReader {
             for end in stride(from: min(characters.count, start + 8), through: start + 2, by: -1) {
                 let from = characters[start], to = end < characters.count ? characters[end] : word.count
                 let run = Array(word[from..<to])
-                guard isPlace(run) else { continue }
+                guard run.allSatisfy({ $0 >= 0x80 }), isPlace(run) else { continue }
                 let before = Array(word[..<from]), after = word[to...]
                 var role = attachedBefore.first { before.ends(with: $0.bytes) }?.role ?? .context
                 if let next = attachedAfter.first(where: { after.starts(with: $0.bytes) }), next.role != .context { role = next.role }
@@ -107,7 +150,10 @@ extension ContextReader {
             }
             if !matched { start += 1 }
         }
-        return found.isEmpty ? nil : Self.nowOverContext(found)
+        guard !found.isEmpty else { return nil }
+        // "京都府京都市左京区": from the province down; the ranker reads the first place as the subject.
+        if found.allSatisfy({ $0.role == .context }) { found.reverse() }
+        return Self.nowOverContext(found)
     }
 
     /// A place named next to one the student came from is where they are now ("soy de Rosario
@@ -170,4 +216,8 @@ extension ContextReader {
     }
 
     private static func isLatin(_ text: [UInt8]) -> Bool { text.allSatisfy { $0 < 0x80 } }
+
+    /// Chinese or Japanese (Han, kana: UTF-8 lead bytes E3 to E9), written without spaces; not
+    /// Korean, whose words are spaced.
+    static func isUnspaced(_ word: [UInt8]) -> Bool { word.contains { (0xE3...0xE9).contains($0) } }
 }

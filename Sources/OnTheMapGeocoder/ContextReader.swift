@@ -39,6 +39,9 @@ struct ContextReader: Sendable {
     /// Ordinary words that are also towns' names ("van", "nice"): inside a sentence ("I live in a
     /// van"), not read as a place; typed as the place itself, they are.
     private(set) var ordinaryWords: Set<[UInt8]> = []
+    /// "Centro", "Downtown", "Mitte": a part that is one of these beside others is dropped, though
+    /// towns bear the name ("Macedonio Alcalá s/n, Centro, 68000 Oaxaca de Juárez").
+    private(set) var districtWords: Set<[UInt8]> = []
 
     /// The lines of `reader.tsv` (role, position, language, phrase).
     init(lines: some Sequence<Substring>) throws(ReaderTableError) {
@@ -50,7 +53,7 @@ struct ContextReader: Sendable {
             case "context": role = .context
             case "now": role = .now
             case "origin": role = .origin
-            case "to", "ordinary": role = nil
+            case "to", "ordinary", "district": role = nil
             default: throw ReaderTableError(line: String(line))
             }
             let text = Array(TextNormalizer.normalize(fields[3]).utf8)
@@ -58,6 +61,7 @@ struct ContextReader: Sendable {
             let attached = Self.unspacedLanguages.contains(String(fields[2]))
             switch (role, fields[1], attached) {
             case (nil, "word", _) where fields[0] == "ordinary": ordinaryWords.insert(text)
+            case (nil, "word", _) where fields[0] == "district": districtWords.insert(text)
             case (nil, "between", false) where fields[0] == "to": between.insert(text)
             case (nil, "between", true) where fields[0] == "to": attachedBetween.append(text)
             case (let role?, "before", false): add(Phrase(tokens: Self.words(text), role: role, language: String(fields[2])), to: &before, key: \.first)
@@ -125,13 +129,11 @@ struct ContextReader: Sendable {
     /// A part that is nothing but a phrase ("Quito, currently") is read away, unless it is the only one.
     private func readPart(_ part: [UInt8], alone: Bool, words: PlaceWords) -> [(text: [UInt8], role: Role)] {
         let isName = words.isName
+        if !alone, districtWords.contains(part) { return [([], .context)] }
         // Most parts hold no phrase at all ("seattle", "wa"): known without a lookup.
         guard mayHoldContext(part) else {
-            guard part.contains(UInt8(ascii: " ")), !isName(part),
-                  let scanned = scan(Self.words(part), edges: ScanEdges(), words: words) else {
-                return [(part, .context)]
-            }
-            return scanned
+            guard part.contains(UInt8(ascii: " ")), !isName(part) else { return [(part, .context)] }
+            return readInside(Self.words(part), alone: alone, edges: ScanEdges(), words: words) ?? [(part, .context)]
         }
         guard !isName(part) else { return [(part, .context)] }
         var tokens = Self.words(part)
@@ -178,9 +180,7 @@ struct ContextReader: Sendable {
         }
         let edges = ScanEdges(
             roleBefore: roleAfter == .context ? role : .context, roleAfter: roleAfter, afterPhrase: strippedBefore, languages: languages)
-        if !isPlaceName, let scanned = scan(tokens, edges: edges, words: words) {
-            return scanned
-        }
+        if !isPlaceName, let inside = readInside(tokens, alone: alone, edges: edges, words: words) { return inside }
         return [(Self.joined(tokens), role)]
     }
 
@@ -218,7 +218,7 @@ struct ContextReader: Sendable {
     /// is left is a place's name, or two joined by a "to" ("北京到成都"): "今治" is a town, not
     /// "now" + "治". A phrase before and one after may come off together.
     private func stripAttached(_ tokens: inout [[UInt8]], mark: (Role) -> Void, isName: ([UInt8]) -> Bool) {
-        guard tokens.contains(where: { $0.contains { $0 >= 0xE3 } }) else { return }
+        guard tokens.contains(where: Self.isUnspaced) else { return }
         func isPlace(_ word: ArraySlice<UInt8>) -> Bool {
             isName(Array(word)) || attachedBetween.contains { separator in word.firstRange(of: separator) != nil }
         }

@@ -9,7 +9,7 @@ extension Geocoder {
 
     func postcodeResult(for query: ParsedQuery, ranked: [Ranker.Candidate]) -> GeocodeResult? {
         guard let postcode = query.postcode else { return nil }
-        for country in countries(for: postcode, best: ranked.first.map { gazetteer.features[$0.feature] }) {
+        for country in countries(for: postcode, script: query.scriptCountry, best: ranked.first.map { gazetteer.features[$0.feature] }) {
             guard let location = gazetteer.postcodes.find(postcode.code, in: country) else { continue }
             guard agrees(location, with: query, ranked: ranked) else { return nil }
             // The town to share is the one typed with the code ("75001 Paris" is shared as Paris,
@@ -33,11 +33,12 @@ extension Geocoder {
     }
 
     /// The country a code is read in: the one its format names ("SW1A 2AA"), else the one of the
-    /// best reading of the rest ("75001 Paris" is in France, not Addison, Texas), else, for five
-    /// digits alone, a US ZIP.
-    private func countries(for postcode: ParsedQuery.Postcode, best: GeoFeature?) -> [String] {
+    /// best reading of the rest ("75001 Paris" is in France, not Addison, Texas), else the one the
+    /// text's script names ("48060 해운대구" is Korean), else, for five digits alone, a US ZIP.
+    private func countries(for postcode: ParsedQuery.Postcode, script: String?, best: GeoFeature?) -> [String] {
         if let country = postcode.country { return [country] }
         if let best { return [best.countryCode] }
+        if let script { return [script] }
         return postcode.isFiveDigits ? Self.zipCountries : []
     }
 

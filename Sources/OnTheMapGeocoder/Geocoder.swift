@@ -27,6 +27,12 @@ public struct Geocoder: Sendable {
         guard limit > 0, var query else { return GeocodeAnswer(input: .place, results: []) }
         let reading = read(query)
         query.parts = reading.parts
+        // An address's town written in its street part ("strobelallee 50 dortmund, Germany"), when
+        // no other part names a town ("18th and Valencia, San Francisco" is San Francisco).
+        let words = placeWords
+        if !query.streets.isEmpty, reading.parts.allSatisfy(words.isQualifier) {
+            query.parts = query.streets.flatMap { gazetteer.reader.placesInAddress($0, words: words) } + reading.parts
+        }
         let input = GeocodeInput(query)
         if let point = query.coordinates { return GeocodeAnswer(input: input, results: [result(at: point)]) }
         let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
@@ -55,14 +61,19 @@ public struct Geocoder: Sendable {
     /// The query's parts without the words around the place ("close to Lima" → "lima"). Names and
     /// stopwords keep their words ("Greater Sudbury", "home sweet home" is no Sweet Home).
     func read(_ query: ParsedQuery) -> ContextReader.Reading {
-        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom, words: PlaceWords(
+        gazetteer.reader.read(query.parts, nowFrom: query.nowFrom, words: placeWords)
+    }
+
+    /// What the reader asks of the gazetteer.
+    var placeWords: PlaceWords {
+        PlaceWords(
             isName: { words in
                 gazetteer.names.contains(normalized: words) || gazetteer.stopwords.contains(words) || Ranker.isRegionOrCountryWord(words)
             },
             isPlace: isPlace,
             isQualifier: { words in
                 Ranker.isRegionOrCountryWord(words) || gazetteer.names.hits(normalized: words).contains { gazetteer.features[$0.feature].kind != .city }
-            }))
+            })
     }
 
     /// Words inside a sentence that a student would mean as their place: a country, a region, or a

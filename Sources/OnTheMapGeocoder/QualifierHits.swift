@@ -11,16 +11,21 @@ struct QualifierHits {
     }
 
     /// Agreement raises the score, a named region or country that does not contain the candidate
-    /// lowers it a lot, an unknown word lowers it less (it may be a district or a typo).
-    func score(for candidate: Int, in gazetteer: Gazetteer) -> Double {
+    /// lowers it a lot, an unknown word lowers it less (it may be a district or a typo), and in an
+    /// address hardly at all (a colonia, a bairro, a building: "Centro Histórico, 06050 Ciudad de
+    /// México"). A code of a region abroad is most likely a province code the gazetteer lacks
+    /// ("Milano MI" is Milan, Lombardy, not Michigan).
+    func score(for candidate: Int, in gazetteer: Gazetteer, inAddress: Bool = false) -> Double {
         let feature = gazetteer.features[candidate]
         if Ranker.regionWords.contains(text) { return feature.kind == .region ? 35 : -10 }
         if Ranker.countryWords.contains(text) { return feature.kind == .country ? 35 : -10 }
-        guard !hits.isEmpty else { return -25 }
+        guard !hits.isEmpty else { return inAddress ? -5 : -25 }
         var best = -Double.infinity
         var namesContainer = false
+        var onlyCodesAbroad = true
         for hit in hits where hit.feature != candidate {
             let other = gazetteer.features[hit.feature]
+            if other.kind != .city, hit.match != .code || other.countryCode == feature.countryCode { onlyCodesAbroad = false }
             switch other.kind {
             case .country:
                 namesContainer = true
@@ -44,7 +49,7 @@ struct QualifierHits {
             }
         }
         if best > -.infinity { return best }
-        return namesContainer ? -60 : -20
+        return namesContainer && !onlyCodesAbroad ? -60 : -20
     }
 
     /// Equirectangular distance: plenty for "within a few dozen kilometres".

@@ -16,10 +16,15 @@ struct ParsedQuery {
     var parts: [[UInt8]] = []
     /// A street part ("1600 Amphitheatre Pkwy", "Friedrichstraße 43") was dropped: the input was an address.
     var hadStreet = false
+    /// The words of the street parts, for a town written after the street without a comma
+    /// ("strobelallee 50 dortmund") or a city first ("서울특별시 종로구 사직로 161").
+    var streets: [[[UInt8]]] = []
     /// A postcode was dropped.
     var hadPostcode = false
     /// The index of the first part typed after an arrow ("Lima → Quito"): where the student is now.
     var nowFrom: Int?
+    /// The one country whose script the text is written in: Hangul is Korea, kana Japan.
+    var scriptCountry: String?
 }
 
 enum QueryParser {
@@ -30,6 +35,7 @@ enum QueryParser {
             return query
         }
         var scratch: [UInt8] = []
+        query.scriptCountry = scriptCountry(of: text)
         let split = split(text)
         let arrows = split.last?.arrowsBefore ?? 0
         for (rawPart, arrowsBefore) in split {
@@ -45,12 +51,25 @@ enum QueryParser {
             guard !tokens.isEmpty else { continue }
             if isStreet(tokens) {
                 query.hadStreet = true
+                query.streets.append(tokens)
                 continue
             }
             if tokens.allSatisfy({ $0.allSatisfy(isDigit) }) { continue }
             query.parts.append(Array(tokens.joined(separator: [UInt8(ascii: " ")])))
         }
         return query
+    }
+
+    /// KR for Hangul, JP for kana, else nil (Han is written in China, Taiwan and Japan alike).
+    static func scriptCountry(of text: String) -> String? {
+        for scalar in text.unicodeScalars where scalar.value >= 0x1100 {
+            switch scalar.value {
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return "KR"
+            case 0x3040...0x30FF: return "JP"
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// "22.4997, 88.3770", "(47.6, -122.3)", "47.6 -122.3": two decimal numbers in range.
@@ -76,6 +95,11 @@ enum QueryParser {
             let character = text[index]
             var next = text.index(after: index)
             var isBoundary = character.isASCII ? ",;/|()\n\r".contains(character) : wideBoundaries.contains(character)
+            // "s/n", Spanish and Portuguese for "no number", is part of its street.
+            if character == "/", wordLength == 1, next < text.endIndex, text[next].isLetter,
+               text.index(after: next) == text.endIndex || !text[text.index(after: next)].isLetter {
+                isBoundary = false
+            }
             var isArrow = !character.isASCII && arrows.contains(character)
             if (character == "-" || character == "=") && next < text.endIndex && text[next] == ">" {
                 isArrow = true
@@ -122,6 +146,32 @@ enum QueryParser {
         "strasse", "str", "gasse", "weg", "platz", "allee", "damm", "ufer", "straat", "gracht", "laan", "plein",
         "vej", "gade", "gatan", "gata", "veien", "utca",
     ].map { Array($0.utf8) }
+
+    /// Where an address's street ends in `tokens`: its last house number, or a street type written
+    /// after the name ("strobelallee 50 | dortmund", "mg rd | bangalore"); nil when there is none.
+    /// Types written before the name ("av | juarez") say nothing of where the name ends.
+    static func streetEnd(_ tokens: [[UInt8]]) -> Int? {
+        tokens.indices.last { index in
+            let token = tokens[index]
+            // "s n": "s/n", no number.
+            let noNumber = token == [UInt8(ascii: "n")] && index > 0 && tokens[index - 1] == [UInt8(ascii: "s")]
+            return token.first.map(isDigit) == true || noNumber || trailingStreetWords.contains(token)
+                || streetSuffixes.contains { token.count > $0.count + 2 && token.ends(with: $0) }
+        }
+    }
+
+    /// A street type written before the name, starting `tokens` ("place du capitole", "av paulista").
+    static func startsWithStreetWord(_ tokens: [[UInt8]]) -> Bool {
+        guard let first = tokens.first else { return false }
+        return (streetWords.contains(first) || leadingStreetAbbreviations.contains(first)) && first != Array("saint".utf8)
+    }
+
+    private static let leadingStreetAbbreviations: Set<[UInt8]> = Set(["av", "avda", "avd", "pca", "pl"].map { Array($0.utf8) })
+
+    private static let trailingStreetWords: Set<[UInt8]> = Set([
+        "street", "avenue", "ave", "road", "rd", "boulevard", "blvd", "drive", "dr", "lane", "ln", "parkway", "pkwy",
+        "highway", "hwy", "terrace", "strasse", "straat", "gracht", "laan",
+    ].map { Array($0.utf8) })
 
     /// A street word anywhere but at the very start of the text's words, other than "saint".
     static func hasStreetWord(_ tokens: [[UInt8]]) -> Bool {

@@ -109,7 +109,7 @@ struct Ranker {
         // Typos are forgiven at a lower score.
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
         if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 25 }
-        for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer) }
+        for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer, inAddress: query.hadStreet || query.hadPostcode) }
         if let postcode = query.postcode {
             // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
             if let country = postcode.country { score += feature.countryCode == country ? 20 : -20 }
