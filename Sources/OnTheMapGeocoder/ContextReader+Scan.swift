@@ -54,9 +54,7 @@ extension ContextReader {
             if words.isName(Self.joined(tail)), !words.isQualifier(Self.joined(tail)) { return [Self.joined(tail)] }
         }
         guard tokens.contains(where: { $0.contains { $0 >= 0x80 } }) else { return [] }
-        // Korean, Japanese and Chinese addresses go from the province down ("경기도 수원시"): the
-        // ranker reads the first place as the subject, so the smallest goes first.
-        return (scan(tokens, edges: ScanEdges(), words: words, wholeOnly: false)?.map(\.text) ?? []).reversed()
+        return scan(tokens, edges: ScanEdges(), words: words, wholeOnly: false)?.map(\.text) ?? []
     }
 
     /// The places a part names, each with the role its phrases gave it; nil when it names none, or
@@ -65,10 +63,11 @@ extension ContextReader {
     func scan(_ tokens: [[UInt8]], edges: ScanEdges, words: PlaceWords, wholeOnly: Bool = true) -> [(text: [UInt8], role: Role)]? {
         let isPlace = words.isPlace
         if tokens.count == 1, let word = tokens.first, Self.isUnspaced(word) {
-            return scanAttached(word, isPlace: isPlace)
+            return scanAttached(word, isPlace: isPlace).map(Self.smallestFirst)
         }
         var found: [(text: [UInt8], role: Role)] = []
         var lastPlace: Int?
+        var placesFound = 0
         var skippedAny = false
         var pending: Role? = edges.roleBefore == .context ? nil : edges.roleBefore
         var afterPhrase = edges.afterPhrase
@@ -95,6 +94,7 @@ extension ContextReader {
                     skippedAny = true
                 }
                 lastPlace = found.count
+                placesFound += 1
                 found.append((run.text, role))
                 // Names right after the place qualify it ("austin tx", "cordoba argentina").
                 while index < tokens.count, let qualifier = qualifierRun(Array(tokens[index...]), isQualifier: words.isQualifier) {
@@ -122,9 +122,11 @@ extension ContextReader {
                 afterPhrase = false
             }
         }
-        guard skippedAny || !wholeOnly, !found.isEmpty else { return nil }
+        // Two places and nothing else is read here too when the ranker cannot ("台灣 高雄": the
+        // country first, as East Asian addresses go).
+        guard skippedAny || !wholeOnly || placesFound >= 2, !found.isEmpty else { return nil }
         if let lastPlace, edges.roleAfter != .context { found[lastPlace].role = edges.roleAfter }
-        return Self.nowOverContext(found)
+        return Self.smallestFirst(Self.nowOverContext(found))
     }
 
     /// Places in text written without spaces: from the start, the longest substring of two
@@ -150,10 +152,16 @@ extension ContextReader {
             }
             if !matched { start += 1 }
         }
-        guard !found.isEmpty else { return nil }
-        // "京都府京都市左京区": from the province down; the ranker reads the first place as the subject.
-        if found.allSatisfy({ $0.role == .context }) { found.reverse() }
-        return Self.nowOverContext(found)
+        return found.isEmpty ? nil : Self.nowOverContext(found)
+    }
+
+    /// "경기도 수원시", "京都府京都市左京区", "台灣 高雄": East Asian text goes from the province down;
+    /// the ranker reads the first place as the subject, so the smallest goes first.
+    private static func smallestFirst(_ found: [(text: [UInt8], role: Role)]) -> [(text: [UInt8], role: Role)] {
+        guard found.count >= 2, found.allSatisfy({ $0.role == .context && $0.text.contains { (0xE3...0xED).contains($0) } }) else {
+            return found
+        }
+        return found.reversed()
     }
 
     /// A place named next to one the student came from is where they are now ("soy de Rosario

@@ -30,6 +30,9 @@ public enum GeocodeDoubt: String, Sendable, Codable, CaseIterable {
     case twoPlaces = "two-places"
     /// The place was found by forgiving a typo ("Seatle").
     case typo
+    /// A name in a script the gazetteer has no entry in, matched by its sound in Latin letters
+    /// ("వరంగల్" is Warangal).
+    case transliterated
     /// Places of the same name far apart are about as likely ("Springfield").
     case namesakes
 }

@@ -35,7 +35,19 @@ public struct Geocoder: Sendable {
         }
         let input = GeocodeInput(query)
         if let point = query.coordinates { return GeocodeAnswer(input: input, results: [result(at: point)]) }
-        let ranked = Ranker(gazetteer: gazetteer, query: query).rank()
+        var ranked = Ranker(gazetteer: gazetteer, query: query).rank()
+        var soundedOut = false
+        if ranked.isEmpty, query.postcode == nil, let chinese = rewritten(query, by: Transliteration.otherChinese) {
+            ranked = Ranker(gazetteer: gazetteer, query: chinese).rank()
+        }
+        if ranked.isEmpty, query.postcode == nil, let latin = rewritten(query, by: Transliteration.latin) {
+            // A name in a script the gazetteer lacks, read by its sound: only places worth that guess.
+            let typos = zip(query.parts, latin.parts).allSatisfy { $0 == $1 || Transliteration.allowsTypo(from: $0, latin: $1) }
+            ranked = Ranker(gazetteer: gazetteer, query: latin).rank().filter {
+                isWorthASoundedOutGuess(gazetteer.features[$0.feature]) && soundsLikeItsName(gazetteer.features[$0.feature], latin.parts, typos: typos)
+            }
+            soundedOut = !ranked.isEmpty
+        }
         let postcode = postcodeResult(for: query, ranked: ranked)
         var results = postcode.map { [$0] } ?? []
         for candidate in ranked where results.count < limit {
@@ -44,6 +56,7 @@ public struct Geocoder: Sendable {
         }
         var doubts: [GeocodeDoubt] = []
         if reading.readContext { doubts.append(.context) }
+        if soundedOut { doubts.append(.transliterated) }
         if !reading.origins.isEmpty {
             doubts.append(.twoPlaces)
             if let origin = origin(reading.origins), !results.contains(where: { $0.name == origin.name }) {
@@ -91,6 +104,30 @@ public struct Geocoder: Sendable {
             case (.alternate, .city): return feature.population >= 100_000
             }
         }
+    }
+
+    /// The query with its parts rewritten (in Latin letters, in the other Chinese characters); nil
+    /// when none changed.
+    private func rewritten(_ query: ParsedQuery, by rewrite: ([UInt8]) -> [UInt8]?) -> ParsedQuery? {
+        let parts = query.parts.map { rewrite($0) ?? $0 }
+        guard parts != query.parts else { return nil }
+        var latin = query
+        latin.parts = parts
+        return latin
+    }
+
+    /// A sounded-out name must sound like the place's own name ("rajakot" and Rājkot), not like one
+    /// of the many other names GeoNames lists ("rabota", "work" in Russian, is one for Rabat).
+    private func soundsLikeItsName(_ feature: GeoFeature, _ parts: [[UInt8]], typos: Bool) -> Bool {
+        let name = Array(TextNormalizer.normalize(feature.name).utf8)
+        return parts.contains { part in
+            part == name || (typos && TypoIndex.distance(part, name, limit: 2) <= (part.count >= 8 ? 2 : 1))
+        }
+    }
+
+    /// Cities of 100,000 people or more, regions, countries and areas.
+    private func isWorthASoundedOutGuess(_ feature: GeoFeature) -> Bool {
+        feature.kind != .city || feature.population >= 100_000
     }
 
     /// Raw coordinates, answered as typed, with the town they lie in.

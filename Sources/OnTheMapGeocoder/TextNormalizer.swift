@@ -3,8 +3,11 @@ import Foundation
 /// The one normalization applied to gazetteer names and to queries alike, so that "São Paulo",
 /// "SAO PAULO" and "sao-paulo" meet: lowercase; diacritics folded in Latin, Greek and Cyrillic
 /// (plus ß, ł, ø, æ, œ, đ, ı, þ, which canonical decomposition leaves alone); punctuation to spaces;
-/// apostrophes dropped; St/Ft/Mt expanded; a leading "the" dropped. Other scripts are kept as they
-/// are (transliterating 東京 would give "dong jing").
+/// apostrophes dropped; St/Ft/Mt expanded; a leading "the" dropped. In the Indic scripts, the
+/// spellings of one name meet: a nasal written as a consonant with a virama, as the anusvara or as
+/// the candrabindu is the anusvara (इंदौर, इन्दौर), i and u short or long are short (बेंगलुरु,
+/// बेङ्गलूरु), and the nukta is dropped. Other scripts are kept as they are
+/// (transliterating 東京 would give "dong jing").
 ///
 /// Works on UTF-8 bytes with a precomputed table per scalar: the gazetteer has about a million
 /// names to normalize at start.
@@ -28,6 +31,7 @@ public enum TextNormalizer {
         out.removeAll(keepingCapacity: true)
         var tokenStart = 0
         var previousFoldsMarks = false
+        var previousIndicNasal: Unicode.Scalar?
         var index = 0
         let table = FoldTable.shared
         while index < bytes.count {
@@ -46,7 +50,16 @@ public enum TextNormalizer {
             }
             let scalar = decodeScalar(bytes, at: &index)
             let fold = table.fold(scalar)
+            defer { previousIndicNasal = FoldTable.isIndicNasal(scalar) ? scalar : nil }
             switch fold.kind {
+            case .virama:
+                // न् before a consonant is the nasal written as ं.
+                if let nasal = previousIndicNasal {
+                    out.removeLast(3)
+                    out.append(contentsOf: FoldTable.anusvara(of: nasal))
+                } else {
+                    out.append(contentsOf: fold.bytes)
+                }
             case .separator:
                 finishToken(&out, start: &tokenStart)
                 previousFoldsMarks = false
@@ -112,7 +125,7 @@ public enum TextNormalizer {
 
 /// How one Unicode scalar normalizes.
 struct Fold: Sendable {
-    enum Kind: UInt8, Sendable { case text, separator, drop, mark }
+    enum Kind: UInt8, Sendable { case text, separator, drop, mark, virama }
 
     let kind: Kind
     /// UTF-8 of what the scalar becomes (for `.text`, and for `.mark` outside folding scripts).
@@ -164,8 +177,38 @@ final class FoldTable: Sendable {
     /// Apostrophes join ("O'Fallon" = "OFallon"); soft hyphens and zero-width joiners vanish.
     private static let dropped: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BB, 0x2BC, 0x2018, 0x2019, 0xAD, 0x200B, 0x200C, 0x200D, 0xFEFF]
 
+    /// Offsets within each Indic block (Devanagari U+0900 to Malayalam U+0D7F, laid out alike).
+
+    private static let indicLongVowels: [UInt32: UInt32] = [0x40: 0x3F, 0x42: 0x41, 0x08: 0x07, 0x0A: 0x09]
+    private static let indicNasalConsonants: Set<UInt32> = [0x19, 0x1E, 0x23, 0x28, 0x2E]
+
+    static func isIndicNasal(_ scalar: Unicode.Scalar) -> Bool {
+        (0x0900...0x0D7F).contains(scalar.value) && indicNasalConsonants.contains(scalar.value & 0x7F)
+    }
+
+    /// The anusvara of the block `scalar` is in (U+0902 for Devanagari).
+    static func anusvara(of scalar: Unicode.Scalar) -> [UInt8] {
+        Array(String(Unicode.Scalar((scalar.value & ~0x7F) + 0x02) ?? scalar).utf8)
+    }
+
+    /// The Indic folds, or nil for other scalars.
+    private static func indicFold(_ scalar: Unicode.Scalar) -> Fold? {
+        guard (0x0900...0x0D7F).contains(scalar.value) else { return nil }
+        let offset = scalar.value & 0x7F, block = scalar.value - offset
+        if offset == 0x3C || scalar.value == 0x0A71 { return .drop }   // nukta; Gurmukhi's addak (doubling)
+        // The candrabindu, and Gurmukhi's tippi, are the anusvara.
+        if offset == 0x01 || scalar.value == 0x0A70 { return Fold(kind: .mark, bytes: anusvara(of: scalar), foldsMarks: false) }
+        if offset == 0x4D { return Fold(kind: .virama, bytes: Array(String(scalar).utf8), foldsMarks: false) }
+        if let short = indicLongVowels[offset], let folded = Unicode.Scalar(block + short) {
+            let kind: Fold.Kind = offset >= 0x3E ? .mark : .text
+            return Fold(kind: kind, bytes: Array(String(folded).utf8), foldsMarks: false)
+        }
+        return nil
+    }
+
     static func compute(_ scalar: Unicode.Scalar) -> Fold {
         if dropped.contains(scalar.value) { return .drop }
+        if let indic = indicFold(scalar) { return indic }
         if scalar.isASCII {
             let byte = UInt8(scalar.value)
             switch byte {

@@ -12,7 +12,7 @@ struct GeocodeCommand: AsyncParsableCommand {
             line from standard input, taken exactly as written (nothing trimmed, empty lines included), and \
             prints one JSON object per line: {"query": …, "result": {"name", "latitude", "longitude", \
             "countryCode", "accuracy"} or null, "doubts": […]}; doubts say why an answer is less sure \
-            (context, two-places, typo, namesakes).
+            (context, two-places, typo, transliterated, namesakes).
             """)
 
     @Flag(help: "Read queries from standard input and write JSON lines.") var jsonl = false

@@ -17,6 +17,7 @@ const doubtSentences = {
   'two-places': 'You named two places: this is where you are now.',
   context: 'We read the place out of the words around it.',
   typo: 'We corrected the spelling.',
+  transliterated: 'We matched the name by how it sounds.',
   namesakes: 'Other places have this name too.',
 };
 // The offline basemap has no streets or towns: past this zoom it shows nothing to recognise a place by.
