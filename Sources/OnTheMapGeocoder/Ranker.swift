@@ -32,6 +32,9 @@ struct Ranker {
         var typo = false
     }
 
+    /// A town smaller than this is guessed from a typo only when the rest of the text agrees.
+    static let typoTownPopulation = 100_000
+
     /// Below this nothing is answered: junk and badly contradicted readings.
     static let minimumScore = 60.0
 
@@ -104,12 +107,22 @@ struct Ranker {
     ) -> Double? {
         let feature = gazetteer.features[hit.feature]
         if hit.match == .code, feature.kind == .city || (feature.kind == .country && !countries) { return nil }
-        // Three letters matching some village's other name ("jed" → Yeed, Somalia) is chance.
-        if hit.match == .alternate, !typo, reading.subject.count <= 3, feature.population < 100_000 { return nil }
+        // Three letters matching another name of a place is chance, even of a big city ("bin" is
+        // listed for Vienna, "chi" for Jizhou): a short word means a place by its own name, a code
+        // or a hand-kept alias ("KL", "BKK").
+        if hit.match == .alternate, !typo, reading.subject.count <= 3, reading.subject.allSatisfy({ $0 < 0x80 }) { return nil }
         // Typos are forgiven at a lower score.
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
         if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 25 }
-        for qualifier in qualifiers { score += qualifier.score(for: hit.feature, in: gazetteer, inAddress: query.hadStreet || query.hadPostcode) }
+        var agreed = false
+        for qualifier in qualifiers {
+            let said = qualifier.score(for: hit.feature, in: gazetteer, inAddress: query.hadStreet || query.hadPostcode)
+            score += said
+            if said > 0 { agreed = true }
+        }
+        // A typo is forgiven towards a town only when it is a likely answer: big enough to be meant
+        // alone ("Saturn" is no Satun, "Westeros" no Westerlo), or named with its region or country.
+        if typo, feature.kind == .city, feature.population < Self.typoTownPopulation, !agreed { return nil }
         if let postcode = query.postcode {
             // A postcode only one country writes that way ("CB2 1TN") says which Cambridge.
             if let country = postcode.country { score += feature.countryCode == country ? 20 : -20 }

@@ -1,0 +1,20 @@
+@testable import OnTheMapGeocoder
+import Testing
+
+/// Issue 27, item 3: a typo is forgiven only towards a likely answer, and says so.
+@Suite struct FuzzyMatchTests {
+    /// A big city is a likely answer alone; a town of 32,000 only with its state.
+    @Test func aTypoReachesASmallTownOnlyWithItsRegion() throws {
+        #expect(Shared.best("Wala Walla") == nil)
+        #expect(Shared.best("Wala Walla, WA")?.name == "Walla Walla, Washington, United States")
+        let seattle = Shared.geocoder.lookup("Seatle", limit: 5)
+        #expect(seattle.results.first?.name == "Seattle, Washington, United States")
+        #expect(seattle.doubts == [.typo] && seattle.confidence == .low)
+    }
+
+    /// Four letters or fewer are never guessed at ("Lodn" is no London, "Pari" no Paris).
+    @Test(arguments: ["Lodn", "Pari", "Rmoe", "Tokio2"])
+    func aShortWordIsNeverGuessedAt(text: String) {
+        #expect(Shared.geocoder.lookup(text, limit: 1).doubts.contains(.typo) == false)
+    }
+}
