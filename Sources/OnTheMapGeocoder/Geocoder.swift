@@ -25,6 +25,9 @@ public struct Geocoder: Sendable {
 
     func answer(_ query: ParsedQuery?, limit: Int) -> GeocodeAnswer {
         guard limit > 0, var query else { return GeocodeAnswer(input: .place, results: []) }
+        if query.nowFrom == nil, query.slashBefore == 1, query.parts.count == 2, areTwoPlaces(query.parts[0], query.parts[1]) {
+            query.nowFrom = 1
+        }
         let reading = read(query)
         query.parts = reading.parts
         // An address's town written in its street part ("strobelallee 50 dortmund, Germany"), when
@@ -87,6 +90,18 @@ public struct Geocoder: Sendable {
             isQualifier: { words in
                 Ranker.isRegionOrCountryWord(words) || gazetteer.names.hits(normalized: words).contains { gazetteer.features[$0.feature].kind != .city }
             })
+    }
+
+    /// "Kansas City / San Diego", "Oaxaca / Tegucigalpa": two places, neither a country nor the
+    /// region the other lies in ("Lyon / France", "Austin / Texas" are one place).
+    private func areTwoPlaces(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard isPlace(first), isPlace(second) else { return false }
+        let firstHits = gazetteer.names.hits(normalized: first).map { gazetteer.features[$0.feature] }
+        let secondHits = gazetteer.names.hits(normalized: second).map { gazetteer.features[$0.feature] }
+        if (firstHits + secondHits).contains(where: { $0.kind == .country }) { return false }
+        return !firstHits.contains { one in
+            secondHits.contains { other in one.countryCode == other.countryCode && one.admin1Code == other.admin1Code }
+        }
     }
 
     /// Words inside a sentence that a student would mean as their place: a country, a region, or a

@@ -32,6 +32,10 @@ enum Postcodes {
         while index < tokens.count {
             let token = tokens[index]
             let next = index + 1 < tokens.count ? tokens[index + 1] : nil
+            if isYear(token, after: index > 0 ? tokens[index - 1] : nil, before: next) {
+                tokens.remove(at: index)
+                continue
+            }
             if let next, let format = pairFormat(token, next) {
                 found.note(tokens[index...index + 1], country: format.country)
                 tokens.removeSubrange(index...index + 1)
@@ -39,10 +43,6 @@ enum Postcodes {
             }
             if let country = singleCountry(token) {
                 found.note(tokens[index...index], country: country)
-                tokens.remove(at: index)
-                continue
-            }
-            if isYear(token, after: index > 0 ? tokens[index - 1] : nil, before: next) {
                 tokens.remove(at: index)
                 continue
             }

@@ -23,6 +23,10 @@ struct ParsedQuery {
     var hadPostcode = false
     /// The index of the first part typed after an arrow ("Lima → Quito"): where the student is now.
     var nowFrom: Int?
+    /// The index of the part typed after a slash ("Kansas City / San Diego"): of two towns, the
+    /// second is where the student is now, as after an arrow (decided by the geocoder, which knows
+    /// whether both are towns: "Lyon / France" is one place).
+    var slashBefore: Int?
     /// The one country whose script the text is written in: Hangul is Korea, kana Japan.
     var scriptCountry: String?
 }
@@ -38,9 +42,10 @@ enum QueryParser {
         query.scriptCountry = scriptCountry(of: text)
         let split = split(text)
         let arrows = split.last?.arrowsBefore ?? 0
-        for (rawPart, arrowsBefore) in split {
+        for (rawPart, arrowsBefore, afterSlash) in split {
             // After the last arrow: where the student is now.
             if arrows > 0, arrowsBefore == arrows, query.nowFrom == nil { query.nowFrom = query.parts.count }
+            if afterSlash, !query.parts.isEmpty { query.slashBefore = query.parts.count }
             TextNormalizer.normalize(rawPart, into: &scratch)
             var tokens = scratch.split(separator: UInt8(ascii: " ")).map(Array.init)
             let postcodes = Postcodes.extract(from: &tokens)
@@ -85,8 +90,9 @@ enum QueryParser {
     /// Splits on , ; / | ( ) (and the full-width 、，；) line breaks, " - ", arrows, and on a dot
     /// between words ("Chicago.IL") but not inside abbreviations ("D.C.", "St.Louis"). Each part
     /// says how many arrows came before it ("Lima → Quito", "Lima -> Quito").
-    static func split(_ text: String) -> [(part: Substring, arrowsBefore: Int)] {
-        var parts: [(part: Substring, arrowsBefore: Int)] = []
+    static func split(_ text: String) -> [(part: Substring, arrowsBefore: Int, afterSlash: Bool)] {
+        var parts: [(part: Substring, arrowsBefore: Int, afterSlash: Bool)] = []
+        var afterSlash = false
         var start = text.startIndex
         var index = text.startIndex
         var wordLength = 0
@@ -114,14 +120,15 @@ enum QueryParser {
                 isBoundary = true
             }
             if isBoundary {
-                parts.append((text[start..<index], arrowsBefore))
+                parts.append((text[start..<index], arrowsBefore, afterSlash))
                 if isArrow { arrowsBefore += 1 }
+                afterSlash = character == "/"
                 start = next
             }
             wordLength = character.isLetter ? wordLength + 1 : 0
             index = next
         }
-        parts.append((text[start...], arrowsBefore))
+        parts.append((text[start...], arrowsBefore, afterSlash))
         return parts
     }
 

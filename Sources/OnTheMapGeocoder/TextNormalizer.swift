@@ -3,7 +3,8 @@ import Foundation
 /// The one normalization applied to gazetteer names and to queries alike, so that "São Paulo",
 /// "SAO PAULO" and "sao-paulo" meet: lowercase; diacritics folded in Latin, Greek and Cyrillic
 /// (plus ß, ł, ø, æ, œ, đ, ı, þ, which canonical decomposition leaves alone); punctuation to spaces;
-/// apostrophes dropped; St/Ft/Mt expanded; a leading "the" dropped. In the Indic scripts, the
+/// apostrophes dropped, and with them an elided French or Italian article or preposition ("près
+/// d'Orléans" is "pres orleans", "L'Aquila" "aquila"); St/Ft/Mt expanded; a leading "the" dropped. In the Indic scripts, the
 /// spellings of one name meet: a nasal written as a consonant with a virama, as the anusvara or as
 /// the candrabindu is the anusvara (इंदौर, इन्दौर), i and u short or long are short (बेंगलुरु,
 /// बेङ्गलूरु), and the nukta is dropped. Other scripts are kept as they are
@@ -42,6 +43,8 @@ public enum TextNormalizer {
                 if mapped >= FoldTable.asciiText {
                     out.append(mapped)
                     previousFoldsMarks = true
+                } else if mapped == FoldTable.asciiDrop {
+                    dropElision(&out, tokenStart: tokenStart, before: bytes, at: index)
                 } else if mapped == FoldTable.asciiSeparator {
                     finishToken(&out, start: &tokenStart)
                     previousFoldsMarks = false
@@ -64,6 +67,7 @@ public enum TextNormalizer {
                 finishToken(&out, start: &tokenStart)
                 previousFoldsMarks = false
             case .drop:
+                if scalar == "\u{2019}" || scalar == "\u{2BC}" { dropElision(&out, tokenStart: tokenStart, before: bytes, at: index) }
                 continue
             case .mark:
                 // A combining mark after a Latin, Greek or Cyrillic letter is a diacritic: fold it away.
@@ -77,6 +81,16 @@ public enum TextNormalizer {
         if out.last == UInt8(ascii: " ") { out.removeLast() }
         dropLeadingArticle(&out)
     }
+
+    /// At an apostrophe: the token before it is dropped when it is an elided word ("d'", "l'",
+    /// "dell'") and a letter follows.
+    private static func dropElision(_ out: inout [UInt8], tokenStart: Int, before bytes: UnsafeBufferPointer<UInt8>, at index: Int) {
+        guard index < bytes.count, bytes[index] >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20),
+              out.count > tokenStart, out.count - tokenStart <= 4, elided.contains(Array(out[tokenStart...])) else { return }
+        out.removeSubrange(tokenStart...)
+    }
+
+    private static let elided: Set<[UInt8]> = Set(["d", "l", "j", "n", "s", "qu", "dell", "nell", "dall", "sull", "all"].map { Array($0.utf8) })
 
     /// Decodes the multi-byte UTF-8 sequence at `index` and moves past it.
     private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Unicode.Scalar {

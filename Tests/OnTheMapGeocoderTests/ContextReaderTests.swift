@@ -174,6 +174,13 @@ import Testing
         ("İstanbul yakınında", "TR", 41.01, 28.95),
         ("dekat Bandung", "ID", -6.92, 107.61),
         ("Bay Area", "US", 37.75, -122.27),
+        // Two towns after a slash: the second is where the student is now; a label; French elision;
+        // a year is no postcode (not even Dutch "2019 IN").
+        ("Kansas City / San Diego", "US", 32.72, -117.16),
+        ("ubicación: Mérida, Yucatán", "MX", 20.97, -89.62),
+        ("près d'Annecy", "FR", 45.90, 6.13),
+        ("étudiante à l'université de Montpellier", "FR", 43.61, 3.88),
+        ("lebe seit 2019 in Basel", "CH", 47.56, 7.57),
         // Russian cases: the place is read in the nominative.
         ("живу в Москве", "RU", 55.76, 37.62),
         ("под Москвой", "RU", 55.76, 37.62),

@@ -38,6 +38,10 @@ import Testing
         ("बेङ्गलूरु", "बेंगलुरु"),
         ("चण्डीगढ़", "चंडिगढ"),
         ("हँस", "हंस"),
+        // An elided article or preposition goes with its apostrophe; an Irish O' stays.
+        ("près d'Orléans", "pres orleans"),
+        ("L’Aquila", "aquila"),
+        ("O'Fallon", "ofallon"),
         ("", ""),
         (" ,;. ", ""),
         ("22.4997, 88.3770", "22 4997 88 3770"),
