@@ -95,7 +95,8 @@ struct Ranker {
         if codesAsSubjects { return codeReading(part).map { [($0, false)] } ?? [] }
         var readings: [(reading: Reading, typo: Bool)] = []
         if let exact = subjectReading(part) { readings.append((exact, false)) }
-        if readings.isEmpty || onlySmallAlternates(readings[0].reading.hits), let guessed = typoReading(part) {
+        if readings.isEmpty || onlySmallAlternates(readings[0].reading.hits) || onlyVillages(readings[0].reading.hits),
+           let guessed = typoReading(part) {
             readings.append((guessed, true))
         }
         return readings
@@ -228,6 +229,12 @@ struct Ranker {
     private func onlySmallAlternates(_ hits: [NameIndex.Hit]) -> Bool {
         hits.allSatisfy { $0.match == .alternate && gazetteer.features[$0.feature].kind == .city
             && gazetteer.features[$0.feature].population < 100_000 }
+    }
+
+    /// Exact hits that are only villages (under 15,000 people): "Karchi, Pakistan" is a village's
+    /// name elsewhere, and a typo of Karachi; the ranker weighs both.
+    private func onlyVillages(_ hits: [NameIndex.Hit]) -> Bool {
+        hits.allSatisfy { gazetteer.features[$0.feature].kind == .city && gazetteer.features[$0.feature].population < TypoIndex.minimumPopulation }
     }
 
     /// The places a part would name but for a typo.

@@ -70,8 +70,9 @@ public enum TextNormalizer {
                 if scalar == "\u{2019}" || scalar == "\u{2BC}" { dropElision(&out, tokenStart: tokenStart, before: bytes, at: index) }
                 continue
             case .mark:
-                // A combining mark after a Latin, Greek or Cyrillic letter is a diacritic: fold it away.
-                if !previousFoldsMarks { out.append(contentsOf: fold.bytes) }
+                // A combining mark after a Latin, Greek or Cyrillic letter is a diacritic: fold it
+                // away; one on no letter at all (an emoji's variation selector in "jozi ❤️") too.
+                if !previousFoldsMarks, out.count > tokenStart { out.append(contentsOf: fold.bytes) }
             case .text:
                 out.append(contentsOf: fold.bytes)
                 previousFoldsMarks = fold.foldsMarks

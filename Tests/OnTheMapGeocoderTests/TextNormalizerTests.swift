@@ -20,6 +20,8 @@ import Testing
         ("Chicago.IL", "chicago il"),
         ("Winston-Salem", "winston salem"),
         ("O'Fallon", "ofallon"),
+        // An emoji's variation selector is a mark on no letter: it goes with the emoji.
+        ("jozi ❤️", "jozi"),
         ("O’Fallon", "ofallon"),
         ("St. Louis", "saint louis"),
         ("Saint Louis", "saint louis"),
@@ -42,6 +44,8 @@ import Testing
         ("près d'Orléans", "pres orleans"),
         ("L’Aquila", "aquila"),
         ("O'Fallon", "ofallon"),
+        // An emoji's variation selector is a mark on no letter: it goes with the emoji.
+        ("jozi ❤️", "jozi"),
         ("", ""),
         (" ,;. ", ""),
         ("22.4997, 88.3770", "22 4997 88 3770"),
