@@ -70,13 +70,14 @@ expect_failure "a file that is not a database is refused" "cannot open database"
 expect_success "geocode prints the best answer for a person" "Paris, TX → Paris, Texas, United States .* city" "$binary" geocode "Paris, TX"
 expect_success "geocode says when nothing matches" "asdf → no match" "$binary" geocode asdf
 expect_failure "geocode needs a query" "at least one query" "$binary" geocode
-printf 'Seattle, WA\n\n  Paris  \nasdf\n' | "$binary" geocode --jsonl >"$work/geo.jsonl" 2>"$work/geo.err"
-if [ "$(wc -l <"$work/geo.jsonl")" -eq 4 ] \
+printf 'Seattle, WA\n\n  Paris  \nasdf\nnear Toronto\n' | "$binary" geocode --jsonl >"$work/geo.jsonl" 2>"$work/geo.err"
+if [ "$(wc -l <"$work/geo.jsonl")" -eq 5 ] \
     && [ "$(jq -r '.result.name' <(sed -n 1p "$work/geo.jsonl"))" = "Seattle, Washington, United States" ] \
-    && [ "$(sed -n 2p "$work/geo.jsonl")" = '{"query":"","result":null}' ] \
+    && [ "$(sed -n 2p "$work/geo.jsonl")" = '{"doubts":[],"query":"","result":null}' ] \
     && [ "$(jq -r '.query' <(sed -n 3p "$work/geo.jsonl"))" = "  Paris  " ] \
-    && [ "$(jq -c '.result' <(sed -n 4p "$work/geo.jsonl"))" = "null" ]; then
-    pass "geocode --jsonl keeps every line as written, empty ones included"
+    && [ "$(jq -c '.result' <(sed -n 4p "$work/geo.jsonl"))" = "null" ] \
+    && [ "$(jq -c '.doubts' <(sed -n 5p "$work/geo.jsonl"))" = '["context"]' ]; then
+    pass "geocode --jsonl keeps every line as written, empty ones included, and says why an answer is less sure"
 else
     fail "geocode --jsonl" "$(cat "$work/geo.jsonl" "$work/geo.err")"
 fi

@@ -32,6 +32,9 @@ struct Ranker {
         var typo = false
     }
 
+    /// Countries whose people write their state or province by its code alone.
+    static let everydayCodeCountries: Set<String> = ["US", "CA", "AU", "BR", "MX", "IN"]
+
     /// A town smaller than this is guessed from a typo only when the rest of the text agrees.
     static let typoTownPopulation = 100_000
 
@@ -108,6 +111,11 @@ struct Ranker {
     ) -> Double? {
         let feature = gazetteer.features[hit.feature]
         if hit.match == .code, feature.kind == .city || (feature.kind == .country && !countries) { return nil }
+        // A subdivision code alone means a region only where people name their region so ("WA",
+        // "NSW", "SP"); elsewhere it matches only after a place ("Milano MI", "Paris, TX").
+        if hit.match == .code, feature.kind == .region, query.parts.count == 1, !Self.everydayCodeCountries.contains(feature.countryCode) {
+            return nil
+        }
         // Three letters matching another name of a place is chance, even of a big city ("bin" is
         // listed for Vienna, "chi" for Jizhou): a short word means a place by its own name, a code
         // or a hand-kept alias ("KL", "BKK").
