@@ -98,7 +98,8 @@ struct Ranker {
         if codesAsSubjects { return codeReading(part).map { [($0, false)] } ?? [] }
         var readings: [(reading: Reading, typo: Bool)] = []
         if let exact = subjectReading(part) { readings.append((exact, false)) }
-        if readings.isEmpty || onlySmallAlternates(readings[0].reading.hits) || onlyVillages(readings[0].reading.hits),
+        if readings.isEmpty || onlySmallAlternates(readings[0].reading.hits)
+            || (query.parts.count > 1 && onlyVillages(readings[0].reading.hits)),
            let guessed = typoReading(part) {
             readings.append((guessed, true))
         }
@@ -120,6 +121,10 @@ struct Ranker {
         // listed for Vienna, "chi" for Jizhou): a short word means a place by its own name, a code
         // or a hand-kept alias ("KL", "BKK").
         if hit.match == .alternate, !typo, reading.subject.count <= 3, reading.subject.allSatisfy({ $0 < 0x80 }) { return nil }
+        // Another name of a village, typed alone, is more likely a word than the village: GeoNames
+        // lists exonyms in many languages ("Mond", German for Moon, is a Danish hamlet's name).
+        if hit.match == .alternate, !typo, qualifiers.isEmpty, query.postcode == nil, feature.kind == .city,
+           feature.population < TypoIndex.minimumPopulation { return nil }
         // Typos are forgiven at a lower score.
         var score = (typo ? 70 : Self.matchScore(hit.match)) + Self.prior(feature) - 15 * Double(position)
         if feature.kind == .region, hasCityOfSameName(hit.feature, reading.hits) { score -= 25 }
@@ -239,8 +244,9 @@ struct Ranker {
             && gazetteer.features[$0.feature].population < 100_000 }
     }
 
-    /// Exact hits that are only villages (under 15,000 people): "Karchi, Pakistan" is a village's
-    /// name elsewhere, and a typo of Karachi; the ranker weighs both.
+    /// Exact hits that are only villages (under 15,000 people): with the rest of the text to weigh
+    /// them by, "Karchi, Pakistan" is a village's name elsewhere and a typo of Karachi. Alone,
+    /// "Liiva" is the village.
     private func onlyVillages(_ hits: [NameIndex.Hit]) -> Bool {
         hits.allSatisfy { gazetteer.features[$0.feature].kind == .city && gazetteer.features[$0.feature].population < TypoIndex.minimumPopulation }
     }

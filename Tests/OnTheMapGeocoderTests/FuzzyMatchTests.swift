@@ -17,4 +17,11 @@ import Testing
     func aShortWordIsNeverGuessedAt(text: String) {
         #expect(Shared.geocoder.lookup(text, limit: 1).doubts.contains(.typo) == false)
     }
+
+    /// Another name of a village (GeoNames lists "Moon", German for the island of Muhu, for Liiva)
+    /// is no answer alone; the village's own name answers, not a typo's guess.
+    @Test func aVillagesOtherNameAloneIsNoAnswer() {
+        #expect(Shared.best("Liyva")?.name.hasPrefix("Liiva") != true)
+        #expect(Shared.best("Liiva")?.name.hasPrefix("Liiva") == true)
+    }
 }
