@@ -28,9 +28,7 @@ import Testing
         ("г. Москва, Красная площадь, 1, 109012", "RU", 55.75, 37.62),
     ])
     func anAddressAnswersItsCity(text: String, country: String, latitude: Double, longitude: Double) throws {
-        let best = try #require(Shared.best(text), "no answer for \(text)")
-        #expect(best.countryCode == country, "\(text) → \(best.name)")
-        #expect(abs(best.latitude - latitude) < 0.4 && abs(best.longitude - longitude) < 0.4, "\(text) → \(best.name)")
+        try Shared.expectAnswer(text, in: country, near: latitude, longitude, within: 0.4)
     }
 
     /// "48060" alone is a US ZIP; typed with Hangul it is Korean, with kana Japanese.

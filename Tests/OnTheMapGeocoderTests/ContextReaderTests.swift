@@ -197,9 +197,7 @@ import Testing
         ("東京在住です", "JP", 35.69, 139.69),
     ])
     func sentencesAnswerTheirTown(text: String, country: String, latitude: Double, longitude: Double) throws {
-        let best = try #require(Shared.best(text), "no answer for \(text)")
-        #expect(best.countryCode == country, "\(text) → \(best.name)")
-        #expect(abs(best.latitude - latitude) < 0.5 && abs(best.longitude - longitude) < 0.5, "\(text) → \(best.name)")
+        try Shared.expectAnswer(text, in: country, near: latitude, longitude, within: 0.5)
     }
 
     @Test func wordsAroundNoPlaceStillAnswerNothing() {
