@@ -117,6 +117,7 @@ public enum TextNormalizer {
     /// Ends the token that starts at `start`: expands abbreviations, then adds one space.
     private static func finishToken(_ out: inout [UInt8], start: inout Int) {
         guard out.count > start else { return }
+        dropIndicWordEnd(&out, start: start)
         let token = out[start...]
         for (short, long) in expansions where token.elementsEqual(short) {
             out.replaceSubrange(start..., with: long)
@@ -124,6 +125,16 @@ public enum TextNormalizer {
         }
         out.append(UInt8(ascii: " "))
         start = out.count
+    }
+
+    /// A word-final virama, and the final u the Dravidian scripts write where Hindi ends on a
+    /// consonant, go: "హైదరాబాద్" and "హైదరాబాదు", "अहमदाबाद्" and "अहमदाबाद" meet.
+    private static func dropIndicWordEnd(_ out: inout [UInt8], start: Int) {
+        guard out.count - start >= 6, out[out.count - 3] == 0xE0 else { return }
+        let scalar = (UInt32(out[out.count - 3] & 0x0F) << 12) | (UInt32(out[out.count - 2] & 0x3F) << 6) | UInt32(out[out.count - 1] & 0x3F)
+        guard (0x0900...0x0D7F).contains(scalar) else { return }
+        let offset = scalar & 0x7F
+        if offset == 0x4D || (offset == 0x41 && scalar >= 0x0B80) { out.removeLast(3) }
     }
 
     private static let expansions: [([UInt8], [UInt8])] = [

@@ -9,6 +9,7 @@ import Testing
         ("इंदौर", "IN", 22.72, 75.86, [GeocodeDoubt]()),
         ("बेंगलुरु", "IN", 12.97, 77.59, []),
         ("纽约", "US", 40.71, -74.01, []),
+        ("హైదరాబాద్", "IN", 17.38, 78.46, []),
         // No entry in the script: the name by its sound in Latin letters, less sure.
         ("వరంగల్", "IN", 18.00, 79.58, [.transliterated]),
         ("桃園", "TW", 24.99, 121.30, [.transliterated]),

@@ -40,6 +40,9 @@ import Testing
         ("बेङ्गलूरु", "बेंगलुरु"),
         ("चण्डीगढ़", "चंडिगढ"),
         ("हँस", "हंस"),
+        // A word-final virama goes, and the Dravidian scripts' final u with it.
+        ("అహ్మదాబాద్", "అహ్మదాబాద"),
+        ("హైదరాబాదు", "హైదరాబాద"),
         // An elided article or preposition goes with its apostrophe; an Irish O' stays.
         ("près d'Orléans", "pres orleans"),
         ("L’Aquila", "aquila"),
