@@ -112,7 +112,7 @@ geocode-eval:
 geocode-check:
 	.build/debug/geocode-eval eval/geocoder.tsv --require 0.98 --require-kind 0.95
 	.build/debug/geocode-eval eval/students.tsv --require 0.96 --require-kind 0.95 --floor address=0.99 \
-		--floor context=0.94 --floor metro=0.90 --floor typo=0.99 --floor script=0.96
+		--floor context=0.95 --floor metro=0.90 --floor typo=0.99 --floor script=0.96
 
 deps:
 	scripts/install-deps.sh run

@@ -20,6 +20,9 @@ extension ContextReader {
         var roleAfter = Role.context
         /// A phrase was read off the start: a place in Latin letters may begin the part.
         var afterPhrase = false
+        /// That phrase ended in "from" ("de", "von"): with a "to" after the first place, that
+        /// place is where the student came from.
+        var afterFrom = false
         /// The languages of those phrases.
         var languages: Set<String> = []
         /// The words follow a street ("strobelallee 50 | dortmund"): a place in Latin letters
@@ -67,6 +70,7 @@ extension ContextReader {
         }
         var found: [(text: [UInt8], role: Role)] = []
         var lastPlace: Int?
+        var lastPlaceAfterFrom = false
         var placesFound = 0
         var skippedAny = false
         var pending: Role? = edges.roleBefore == .context ? nil : edges.roleBefore
@@ -93,6 +97,8 @@ extension ContextReader {
                     index += next.tokens.count
                     skippedAny = true
                 }
+                let start = index - run.length
+                lastPlaceAfterFrom = start > 0 ? Self.fromWords.contains(tokens[start - 1]) : edges.afterFrom
                 lastPlace = found.count
                 placesFound += 1
                 found.append((run.text, role))
@@ -106,6 +112,14 @@ extension ContextReader {
                 continue
             }
             skippedAny = true
+            // "de Paris à Tours", "de Maceió pra João Pessoa": from one place to the next.
+            if let from = lastPlace, lastPlaceAfterFrom, between.contains(rest[0]), found[from].role == .context {
+                found[from].role = .origin
+                pending = .now
+                afterPhrase = true
+                index += 1
+                continue
+            }
             // A word of Chinese or Japanese holds its places without spaces ("東京都千代田区丸の内1丁目").
             if Self.isUnspaced(rest[0]), let places = scanAttached(rest[0], isPlace: isPlace) {
                 found += places
@@ -154,6 +168,9 @@ extension ContextReader {
         }
         return found.isEmpty ? nil : Self.nowOverContext(found)
     }
+
+    /// Words for "from" that, with a "to" after the place, make it where the student came from.
+    static let fromWords: Set<[UInt8]> = Set(["de", "from", "von", "aus", "desde", "depuis", "dari", "da", "из", "من"].map { Array($0.utf8) })
 
     /// "경기도 수원시", "京都府京都市左京区", "台灣 高雄": East Asian text goes from the province down;
     /// the ranker reads the first place as the subject, so the smallest goes first.

@@ -145,12 +145,14 @@ struct ContextReader: Sendable {
         }
         var stripping = true
         var strippedBefore = false
+        var strippedFrom = false
         var roleAfter = Role.context
         while stripping, tokens.count > 1, !isName(Self.joined(tokens)) {
             stripping = false
             if let phrase = longest(before, matching: tokens, fromStart: true) {
                 tokens.removeFirst(phrase.tokens.count)
                 strippedBefore = true
+                strippedFrom = phrase.tokens.last.map(Self.fromWords.contains) ?? false
                 mark(phrase.role)
                 languages.insert(phrase.language)
                 stripping = true
@@ -179,7 +181,8 @@ struct ContextReader: Sendable {
             }
         }
         let edges = ScanEdges(
-            roleBefore: roleAfter == .context ? role : .context, roleAfter: roleAfter, afterPhrase: strippedBefore, languages: languages)
+            roleBefore: roleAfter == .context ? role : .context, roleAfter: roleAfter, afterPhrase: strippedBefore,
+            afterFrom: strippedFrom, languages: languages)
         if !isPlaceName, let inside = readInside(tokens, alone: alone, edges: edges, words: words) { return inside }
         return [(Self.joined(tokens), role)]
     }

@@ -20,7 +20,7 @@ import Testing
 
     /// Places a student would mean inside a sentence (also names), and the qualifiers among names.
     static let places: Set<String> = [
-        "dublin", "rosario", "cordoba", "austin", "paris", "bonn", "gera", "nice", "san", "gaziantep", "malatya", "van",
+        "dublin", "rosario", "cordoba", "austin", "paris", "bonn", "gera", "nice", "san", "gaziantep", "malatya", "van", "tours",
         "казань", "武汉", "长沙", "厦门", "argentina",
     ]
     static let qualifiers: Set<String> = ["argentina", "tx", "wa"]
@@ -129,6 +129,8 @@ import Testing
         (["nice place"], ["nice place"]),
         (["san deigo"], ["san deigo"]),
         (["gerade in Bonn"], ["bonn"]),
+        // "de X à Y": from one place to the next.
+        (["j'ai déménagé de Paris à Tours"], ["tours"]),
         // An ordinary word that is also a town is no place inside a sentence.
         (["I live in a van down by the river"], ["van down by the river"]),
     ])
