@@ -1,14 +1,17 @@
 import Hummingbird
 import NIOCore
+import OnTheMapModel
 
-/// The request context: Hummingbird's core storage plus the peer address (for throttling) and the
-/// connection (to notice a client that has gone, `untilClientLeaves`).
+/// The request context: Hummingbird's core storage, the peer address, the connection (to notice a
+/// client that has gone, `untilClientLeaves`), and what the middleware learns about the request once
+/// (`RequestFacts`): the client's address, its path family, its caller.
 public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     let channel: any Channel
-    /// The logged-in caller, once a guard in front of the route has found them (`AdminGuard`).
-    var caller: Caller?
+    /// Shared by every middleware and the handler of this one request (a reference, so that what an
+    /// inner route group learns is seen by the middleware outside it).
+    let facts = RequestFacts()
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -18,4 +21,16 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// Bodies over 64 KiB are refused with 413 (api-contract.md section 5.6).
     public var maxUploadSize: Int { RequestJSON.maxBodyBytes }
+
+    /// Where the request came from, by the proxy rule (`RequestFactsMiddleware`).
+    var clientAddress: String { facts.clientAddress }
+
+    /// The logged-in caller, or nil: looked up on first use, at most once per request.
+    func caller() async throws -> Caller? { try await facts.caller() }
+
+    /// The logged-in caller, or 401.
+    func requireCaller() async throws -> Caller {
+        guard let caller = try await caller() else { throw APIError.loginRequired }
+        return caller
+    }
 }

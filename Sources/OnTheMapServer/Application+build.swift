@@ -74,7 +74,8 @@ private func browserHost(_ host: String) -> String {
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
     geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, listCache: LatestListCache = LatestListCache(),
-    limits: RateLimitPlacement = .memory, precompressWebClient: Bool = false
+    limits: RateLimitPlacement = .memory, precompressWebClient: Bool = false,
+    addresses: (any ClientAddressRule)? = nil
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -105,6 +106,7 @@ func buildRouter(
         anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestFactsMiddleware(addresses: addresses ?? ProxyRule(trustForwardedFor: configuration.trustForwardedFor), authenticator: authenticator))
     router.add(middleware: RequestLogMiddleware(level: RequestLogMiddleware.defaultLevel))
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
@@ -116,32 +118,22 @@ func buildRouter(
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
     // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
     LiveEventsController(
-        hub: hub, log: store, admission: LiveStreamAdmission(settings: configuration.live), settings: configuration.live,
-        trustForwardedFor: configuration.trustForwardedFor
-    ).addRoutes(to: router)
-    SessionController(accounts: accounts, authenticator: authenticator, cookies: cookies, crossSite: crossSite,
-                      trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
+        hub: hub, log: store, admission: LiveStreamAdmission(settings: configuration.live), settings: configuration.live).addRoutes(to: router)
+    SessionController(accounts: accounts, cookies: cookies, crossSite: crossSite).addRoutes(to: router)
     UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)
     for (basePath, style) in StudentLocationController.families {
         StudentLocationController(
-            basePath: basePath, style: style, service: locations, authenticator: authenticator,
-            crossSite: crossSite, publicURL: configuration.publicURL,
-            trustForwardedFor: configuration.trustForwardedFor
-        ).addRoutes(to: router)
+            basePath: basePath, style: style, service: locations, crossSite: crossSite, publicURL: configuration.publicURL).addRoutes(to: router)
     }
-    NativeController(accounts: accounts, locations: store, authenticator: authenticator, cookies: cookies, crossSite: crossSite, health: store,
-                     geocoder: geocoder, trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
+    NativeController(accounts: accounts, locations: store, cookies: cookies, crossSite: crossSite, health: store, geocoder: geocoder).addRoutes(to: router)
     GeocodeController(
         state: geocoder,
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
-        upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds),
-        trustForwardedFor: configuration.trustForwardedFor
-    ).addRoutes(to: router)
-    ReportController(store: store, accounts: accounts, authenticator: authenticator, crossSite: crossSite,
-                     trustForwardedFor: configuration.trustForwardedFor).addRoutes(to: router)
+        upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)).addRoutes(to: router)
+    ReportController(store: store, accounts: accounts, crossSite: crossSite).addRoutes(to: router)
     AdminController(
         service: AdminService(store: store), locations: store,
-        guardian: AdminGuard(authenticator: authenticator, crossSite: crossSite), publicURL: configuration.publicURL
+        guardian: AdminGuard(crossSite: crossSite), publicURL: configuration.publicURL
     ).addRoutes(to: router)
     // Served with no provider configured too: an old link to one then says it is not set up.
     if !configuration.signInProviders.isEmpty, configuration.publicURL == nil { throw SignInSetupError.needsPublicURL }
@@ -149,7 +141,7 @@ func buildRouter(
         service: SignInService(
             providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60)),
-        cookies: cookies, trustForwardedFor: configuration.trustForwardedFor
+        cookies: cookies
     ).addRoutes(to: router)
     let web = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
     web.addRoutes(to: router)

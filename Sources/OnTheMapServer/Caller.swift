@@ -12,27 +12,21 @@ struct Caller: Sendable {
     let viaCookie: Bool
 }
 
-/// Finds the caller of a request from `Authorization: Bearer <token>` or the session cookie. Looked up
-/// only by the handlers that need it, so the hot list read costs no database query.
-struct SessionAuthenticator: Sendable {
-    let sessions: any SessionStore
+/// The session token a request carries: `Authorization: Bearer <token>` first, else the cookie.
+struct SessionCredential: Sendable, Equatable {
+    let token: String
+    let viaCookie: Bool
 
-    /// The caller, or nil when the request carries no live session.
-    func caller(of request: Request) async throws -> Caller? {
+    init?(of request: Request) {
         if let token = Self.bearerToken(request) {
-            return try await caller(token: token, viaCookie: false)
+            self.token = token
+            self.viaCookie = false
+        } else if let token = request.cookies[SessionCookies.sessionName]?.value, !token.isEmpty {
+            self.token = token
+            self.viaCookie = true
+        } else {
+            return nil
         }
-        if let token = request.cookies[SessionCookies.sessionName]?.value, !token.isEmpty {
-            return try await caller(token: token, viaCookie: true)
-        }
-        return nil
-    }
-
-    /// The account holding session `token`, if it is live.
-    func caller(token: String, viaCookie: Bool) async throws -> Caller? {
-        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
-              !account.isDisabled else { return nil }
-        return Caller(account: account, token: token, viaCookie: viaCookie)
     }
 
     private static func bearerToken(_ request: Request) -> String? {
@@ -41,5 +35,19 @@ struct SessionAuthenticator: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
+    }
+}
+
+/// Finds the account behind a session token. A request's caller is looked up through its context
+/// (`AppRequestContext.caller()`), only by the routes that need it, so the hot list read costs no
+/// database query.
+struct SessionAuthenticator: Sendable {
+    let sessions: any SessionStore
+
+    /// The account holding session `token`, if it is live.
+    func caller(token: String, viaCookie: Bool) async throws -> Caller? {
+        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
+              !account.isDisabled else { return nil }
+        return Caller(account: account, token: token, viaCookie: viaCookie)
     }
 }

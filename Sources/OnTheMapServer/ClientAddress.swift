@@ -3,15 +3,37 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The address a request came from, for throttling: the socket peer, or the first hop of
-/// `X-Forwarded-For` when the operator says a trusted reverse proxy sits in front.
-enum ClientAddress {
-    static func of(_ request: Request, context: AppRequestContext, trustForwardedFor: Bool) -> String {
+/// How the client's address is read from a request: the one place the proxy rule lives.
+protocol ClientAddressRule: Sendable {
+    func address(of request: Request, peer: SocketAddress?) -> String
+}
+
+/// The socket peer, or the first hop of `X-Forwarded-For` when the operator says a trusted reverse
+/// proxy sits in front (`--trust-proxy`).
+struct ProxyRule: ClientAddressRule {
+    let trustForwardedFor: Bool
+
+    func address(of request: Request, peer: SocketAddress?) -> String {
         if trustForwardedFor, let forwarded = request.headers[.xForwardedFor],
            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty {
             return first
         }
-        return context.remoteAddress?.ipAddress ?? "unknown"
+        return peer?.ipAddress ?? "unknown"
+    }
+}
+
+/// First on every routed request: fills `RequestFacts` with the client's address and the session
+/// credential the request carries, so no handler works either out again.
+struct RequestFactsMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let addresses: any ClientAddressRule
+    let authenticator: SessionAuthenticator
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        context.facts.begin(
+            clientAddress: addresses.address(of: request, peer: context.remoteAddress),
+            credential: SessionCredential(of: request), authenticator: authenticator)
+        return try await next(request, context)
     }
 }
 

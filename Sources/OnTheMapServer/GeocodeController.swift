@@ -12,15 +12,13 @@ struct GeocodeController: Sendable {
     let upstream: NominatimClient?
     let upstreamCache: UpstreamCache
     let limiter: any RateLimiter
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/geocode", [(.get, geocode)])
     }
 
     @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
-        if let wait = try await limiter.acquire(address).retryAfter {
+        if let wait = try await limiter.acquire(context.clientAddress).retryAfter {
             throw APIError.tooManyRequests(retryAfter: wait, message: "Too many geocoding requests; try again in \(wait) seconds.")
         }
         let (query, limit) = try Self.parameters(request.uri.query)

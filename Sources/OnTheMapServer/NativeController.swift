@@ -6,12 +6,10 @@ import OnTheMapStore
 struct NativeController: Sendable {
     let accounts: AccountService
     let locations: any LocationStore
-    let authenticator: SessionAuthenticator
     let cookies: SessionCookies
     let crossSite: CrossSiteGuard
     let health: any StoreHealth
     let geocoder: GeocoderState
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/accounts", [(.post, signUp)])
@@ -24,8 +22,7 @@ struct NativeController: Sendable {
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
         try crossSite.checkOrigin(request)
         let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
-        let session = try await accounts.signUp(signUp, clientAddress: address)
+        let session = try await accounts.signUp(signUp, clientAddress: context.clientAddress)
         var response = try JSONResponse.make(
             LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
             status: .created)
@@ -36,7 +33,7 @@ struct NativeController: Sendable {
     /// The caller's account and own location (or null), which shows to its owner even when an
     /// admin has hidden it from everyone else (`locationHidden` says so).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
+        let caller = try await context.requireCaller()
         let owned = try await locations.location(ownerKey: caller.account.key)
         return try JSONResponse.make(MeBody(account: .init(caller.account), location: Nullable(owned?.location), locationHidden: owned?.isHidden ?? false))
     }

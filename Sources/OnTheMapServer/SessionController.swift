@@ -5,10 +5,8 @@ import OnTheMapModel
 /// the Udacity prefix.
 struct SessionController: Sendable {
     let accounts: AccountService
-    let authenticator: SessionAuthenticator
     let cookies: SessionCookies
     let crossSite: CrossSiteGuard
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         for path in ["/v1/session", "/api/session"] {
@@ -20,8 +18,7 @@ struct SessionController: Sendable {
     @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         try crossSite.checkOrigin(request)
         let credentials = try await Self.credentials(in: request)
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
-        let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: address)
+        let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: context.clientAddress)
         var response = try JSONResponse.make(
             LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
             prefixed: true)
@@ -32,7 +29,7 @@ struct SessionController: Sendable {
     /// Ends the caller's session, if any; always 200 with exactly `{"session": {…}}`. Any XSRF
     /// header spelling and any body are accepted and none is required.
     @Sendable func logOut(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try await context.caller()
         if let caller { try await accounts.logOut(token: caller.token) }
         let body = LogoutResponse(session: SessionPart(id: caller?.token ?? "", expiresAtMicros: WallClock.nowMicros()))
         var response = try JSONResponse.make(body, prefixed: true)

@@ -15,10 +15,8 @@ struct StudentLocationController: Sendable {
     let basePath: String
     let style: Style
     let service: LocationService
-    let authenticator: SessionAuthenticator
     let crossSite: CrossSiteGuard
     let publicURL: PublicURL?
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource(RouterPath(basePath), [(.get, list), (.post, create)])
@@ -77,9 +75,9 @@ struct StudentLocationController: Sendable {
 
     /// The caller (checked against cross-site rules) and client address of a write.
     private func writer(of request: Request, context: AppRequestContext) async throws -> Writer {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try await context.caller()
         if let caller { try crossSite.check(request, caller: caller) }
-        return Writer(caller: caller, clientAddress: ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor))
+        return Writer(caller: caller, clientAddress: context.clientAddress)
     }
 
     private func objectId(_ context: AppRequestContext) throws(APIError) -> String {

@@ -8,12 +8,12 @@ struct UserController: Sendable {
     let authenticator: SessionAuthenticator
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/users/:id", [(.get, { request, context in try await self.profile(request, context, legacy: false) })])
-        router.resource("/api/users/:id", [(.get, { request, context in try await self.profile(request, context, legacy: true) })])
+        router.resource("/v1/users/:id", [(.get, { request, context in try await self.profile(context, legacy: false) })])
+        router.resource("/api/users/:id", [(.get, { request, context in try await self.profile(context, legacy: true) })])
     }
 
-    func profile(_ request: Request, _ context: AppRequestContext, legacy: Bool) async throws -> Response {
-        guard let (account, isSelf) = try await resolve(context.parameters.get("id") ?? "", request: request) else {
+    func profile(_ context: AppRequestContext, legacy: Bool) async throws -> Response {
+        guard let (account, isSelf) = try await resolve(context.parameters.get("id") ?? "", context: context) else {
             throw APIError.notFound("No user with that id.")
         }
         let profile = UserProfile(account: account, showEmail: isSelf)
@@ -25,10 +25,10 @@ struct UserController: Sendable {
     /// Clients put odd things in `{id}`: the account key, the session id, a hard-coded key, or the
     /// key with a stray `&`. Tried in that order: account key, session id, the caller's own account.
     /// The second value says whether the requester is that account (and may see its email).
-    private func resolve(_ rawId: String, request: Request) async throws -> (Account, Bool)? {
+    private func resolve(_ rawId: String, context: AppRequestContext) async throws -> (Account, Bool)? {
         var id = rawId
         while id.hasSuffix("&") { id.removeLast() }
-        let caller = try await authenticator.caller(of: request)
+        let caller = try await context.caller()
         if !id.isEmpty, let account = try await accounts.account(key: id) {
             return (account, caller?.account.key == account.key)
         }

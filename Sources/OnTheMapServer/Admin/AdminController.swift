@@ -34,7 +34,7 @@ struct AdminController: Sendable {
 
     /// `{"isAdmin": Bool}` and/or `{"disabled": Bool}`.
     @Sendable func changeAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let admin = try context.admin
+        let admin = try await context.admin
         let key = try Self.parameter("key", context)
         let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["isAdmin", "disabled"])
         var account: Account?
@@ -46,7 +46,7 @@ struct AdminController: Sendable {
 
     /// A one-time link the admin passes on; it lets the student choose a new password for 72 hours.
     @Sendable func passwordReset(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: try context.admin)
+        let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: try await context.admin)
         let origin = publicURL?.origin ?? request.head.authority.map { "http://\($0)" } ?? ""
         return try JSONResponse.make(["url": "\(origin)/#/reset/\(token)", "expiresAt": WireTime.formatMillis(expiresAt)], status: .created)
     }
@@ -62,12 +62,12 @@ struct AdminController: Sendable {
     @Sendable func changeLocation(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["hidden"])
         guard let hidden = body.flag("hidden") else { throw APIError.validation("hidden", "Send hidden, true or false.") }
-        let pin = try await service.setHidden(try Self.parameter("objectId", context), to: hidden, by: try context.admin)
+        let pin = try await service.setHidden(try Self.parameter("objectId", context), to: hidden, by: try await context.admin)
         return try JSONResponse.make(AdminPinBody(pin))
     }
 
     @Sendable func deleteLocation(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await service.delete(try Self.parameter("objectId", context), by: try context.admin)
+        try await service.delete(try Self.parameter("objectId", context), by: try await context.admin)
         return try JSONResponse.make([String: String]())
     }
 
@@ -79,7 +79,7 @@ struct AdminController: Sendable {
     }
 
     @Sendable func dismissReports(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let count = try await service.dismissReports(try Self.parameter("objectId", context), by: try context.admin)
+        let count = try await service.dismissReports(try Self.parameter("objectId", context), by: try await context.admin)
         return try JSONResponse.make(["dismissed": count])
     }
 

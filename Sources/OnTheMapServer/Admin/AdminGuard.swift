@@ -3,18 +3,15 @@ import OnTheMapModel
 
 /// In front of every `/v1/admin` route: the caller must be logged in (401) and an admin (403), and
 /// a change must pass the same cross-site checks as any cookie-authenticated write. Handlers find
-/// the admin in `context.caller`.
+/// the admin through `context.admin`.
 struct AdminGuard: RouterMiddleware {
     typealias Context = AppRequestContext
-    let authenticator: SessionAuthenticator
     let crossSite: CrossSiteGuard
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
+        let caller = try await context.requireCaller()
         guard caller.account.isAdmin else { throw APIError.adminOnly }
         if request.method != .get, request.method != .head { try crossSite.check(request, caller: caller) }
-        var context = context
-        context.caller = caller
         return try await next(request, context)
     }
 }
@@ -22,8 +19,8 @@ struct AdminGuard: RouterMiddleware {
 extension AppRequestContext {
     /// The admin `AdminGuard` let through.
     var admin: Account {
-        get throws {
-            guard let caller, caller.account.isAdmin else { throw APIError.adminOnly }
+        get async throws {
+            guard let caller = try await caller(), caller.account.isAdmin else { throw APIError.adminOnly }
             return caller.account
         }
     }

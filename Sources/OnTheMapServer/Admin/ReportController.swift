@@ -8,9 +8,7 @@ import OnTheMapStore
 struct ReportController: Sendable {
     let store: any ModerationStore & LocationStore
     let accounts: AccountService
-    let authenticator: SessionAuthenticator
     let crossSite: CrossSiteGuard
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/reports", [(.post, report)])
@@ -19,7 +17,7 @@ struct ReportController: Sendable {
 
     /// `{"objectId", "reason"}` → 201 with the report, or 200 with the one already open.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let caller = try await authenticator.caller(of: request) else { throw APIError.loginRequired }
+        let caller = try await context.requireCaller()
         try crossSite.check(request, caller: caller)
         let body = try await RequestJSON.value(of: request)
         guard let fields = body.object else { throw APIError.invalidJSON() }
@@ -42,8 +40,7 @@ struct ReportController: Sendable {
         guard let fields = try await RequestJSON.value(of: request).object else { throw APIError.invalidJSON() }
         guard case .string(let token)? = fields["token"], !token.isEmpty else { throw APIError.validation("token", "token is missing.") }
         guard case .string(let password)? = fields["password"] else { throw APIError.validation("password", "password is missing.") }
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
-        try await accounts.resetPassword(token: token, password: password, resets: store, clientAddress: address)
+        try await accounts.resetPassword(token: token, password: password, resets: store, clientAddress: context.clientAddress)
         return try JSONResponse.make(["status": "ok"])
     }
 }

@@ -18,7 +18,6 @@ struct LiveEventsController: Sendable {
     let log: any LocationEventStore
     let admission: LiveStreamAdmission
     let settings: LiveStreamSettings
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource(RouterPath(Self.path), [(.get, stream)])
@@ -26,7 +25,7 @@ struct LiveEventsController: Sendable {
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let resumeAfter = try Self.lastEventID(of: request)
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
+        let address = context.clientAddress
         // Refused here with a proper answer; the place itself is taken by the body, which is the
         // one part sure to end (a HEAD, or a client gone before the answer, never runs it).
         try admission.check(address)

@@ -11,7 +11,6 @@ import OnTheMapModel
 struct SignInController: Sendable {
     let service: SignInService
     let cookies: SessionCookies
-    let trustForwardedFor: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.resource("/v1/oidc/:provider/start", [(.get, start)])
@@ -20,9 +19,8 @@ struct SignInController: Sendable {
 
     @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = context.parameters.get("provider") ?? ""
-        let address = ClientAddress.of(request, context: context, trustForwardedFor: trustForwardedFor)
         do {
-            let (url, state) = try await service.start(provider: id, clientAddress: address)
+            let (url, state) = try await service.start(provider: id, clientAddress: context.clientAddress)
             return redirect(to: url.absoluteString, status: .found, cookies: [cookies.pendingSignIn(state: state)])
         } catch let error as APIError where error.status == 429 {
             return failed(provider: id, code: "throttled", detail: error.message, logger: context.logger)

@@ -30,6 +30,7 @@ struct TestServer {
         lanes: ReadLanes? = nil,
         live: Bool = false,
         logger testLogger: Logger? = nil,
+        addresses: (any ClientAddressRule)? = nil,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -51,7 +52,7 @@ struct TestServer {
                 // Limits count where the server would count them on this engine.
                 let router = try await buildRouter(
                     configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache,
-                    limits: database.servesManyInstances ? .database(database.store) : .memory)
+                    limits: database.servesManyInstances ? .database(database.store) : .memory, addresses: addresses)
                 // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
                 // limits connections per TCP peer, as it does without --trust-proxy.
                 var edgeConfiguration = configuration

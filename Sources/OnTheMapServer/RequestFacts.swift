@@ -1,0 +1,46 @@
+import Hummingbird
+import NIOConcurrencyHelpers
+
+/// What is known about one request, worked out once and read by everything after: the client's
+/// address (filled by `RequestFactsMiddleware`), the path family (set by the route group that
+/// matched), and the caller (looked up on first use). One request's middleware and handler run one
+/// after another, so the lock is never contended; it is there because the context is `Sendable`.
+final class RequestFacts: Sendable {
+    private struct State {
+        var clientAddress = "unknown"
+        var family: PathFamily?
+        var credential: SessionCredential?
+        var authenticator: SessionAuthenticator?
+        /// nil until looked up; then the caller, or nil for none.
+        var caller: Caller??
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Called once per request, before routing.
+    func begin(clientAddress: String, credential: SessionCredential?, authenticator: SessionAuthenticator) {
+        state.withLockedValue { state in
+            state.clientAddress = clientAddress
+            state.credential = credential
+            state.authenticator = authenticator
+        }
+    }
+
+    var clientAddress: String { state.withLockedValue(\.clientAddress) }
+
+    var family: PathFamily? {
+        get { state.withLockedValue(\.family) }
+        set { state.withLockedValue { $0.family = newValue } }
+    }
+
+    func caller() async throws -> Caller? {
+        let (known, credential, authenticator) = state.withLockedValue { ($0.caller, $0.credential, $0.authenticator) }
+        if let known { return known }
+        var found: Caller?
+        if let credential, let authenticator {
+            found = try await authenticator.caller(token: credential.token, viaCookie: credential.viaCookie)
+        }
+        state.withLockedValue { $0.caller = .some(found) }
+        return found
+    }
+}
