@@ -49,7 +49,7 @@ let serverName = "onthemap"
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.
 func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
     let cachedList = CachedListFastPath.Source(
-        cache: listCache, listPaths: Set(StudentLocationController.families.map(\.basePath)),
+        cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: StudentLocationController.families),
         maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, security: securityHeaders(configuration),
         serverName: serverName, logger: logger, logLevel: RequestLogMiddleware.defaultLevel)
     return HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration),
@@ -116,25 +116,32 @@ func buildRouter(
     router.add(middleware: IdempotencyMiddleware(store: store))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
-    // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
-    LiveEventsController(
-        hub: hub, log: store, admission: LiveStreamAdmission(settings: configuration.live), settings: configuration.live).addRoutes(to: router)
-    SessionController(accounts: accounts, cookies: cookies, crossSite: crossSite).addRoutes(to: router)
-    UserController(accounts: store, authenticator: authenticator).addRoutes(to: router)
-    for (basePath, style) in StudentLocationController.families {
-        StudentLocationController(
-            basePath: basePath, style: style, service: locations, crossSite: crossSite, publicURL: configuration.publicURL).addRoutes(to: router)
+    func family(_ family: PathFamily, path: String = "", behind middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = []) -> FamilyGroup {
+        FamilyGroup(family, on: router, path: path, crossSite: crossSite, middleware: middleware)
     }
-    NativeController(accounts: accounts, locations: store, cookies: cookies, crossSite: crossSite, health: store, geocoder: geocoder).addRoutes(to: router)
+    let udacity = family(.udacity)
+    SessionController(accounts: accounts, cookies: cookies).addRoutes(to: udacity)
+    UserController(accounts: store, authenticator: authenticator).addRoutes(to: udacity)
+    for (basePath, pathFamily) in StudentLocationController.families {
+        let locationRoutes = family(pathFamily)
+        // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
+        if pathFamily == .v1Locations {
+            LiveEventsController(
+                hub: hub, log: store, admission: LiveStreamAdmission(settings: configuration.live), settings: configuration.live
+            ).addRoutes(to: locationRoutes)
+        }
+        StudentLocationController(basePath: basePath, service: locations, publicURL: configuration.publicURL).addRoutes(to: locationRoutes)
+    }
+    let native = family(.native)
+    NativeController(accounts: accounts, locations: store, cookies: cookies, health: store, geocoder: geocoder).addRoutes(to: native)
     GeocodeController(
         state: geocoder,
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
-        upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)).addRoutes(to: router)
-    ReportController(store: store, accounts: accounts, crossSite: crossSite).addRoutes(to: router)
-    AdminController(
-        service: AdminService(store: store), locations: store,
-        guardian: AdminGuard(crossSite: crossSite), publicURL: configuration.publicURL
-    ).addRoutes(to: router)
+        upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)
+    ).addRoutes(to: native)
+    ReportController(store: store, accounts: accounts).addRoutes(to: native)
+    AdminController(service: AdminService(store: store), locations: store, publicURL: configuration.publicURL)
+        .addRoutes(to: family(.native, path: AdminController.basePath, behind: [AdminGuard()]))
     // Served with no provider configured too: an old link to one then says it is not set up.
     if !configuration.signInProviders.isEmpty, configuration.publicURL == nil { throw SignInSetupError.needsPublicURL }
     SignInController(
@@ -142,9 +149,9 @@ func buildRouter(
             providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60)),
         cookies: cookies
-    ).addRoutes(to: router)
+    ).addRoutes(to: family(.native))
     let web = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
-    web.addRoutes(to: router)
+    web.addRoutes(to: family(.native))
     if precompressWebClient { Task(priority: .background) { await web.precompress() } }
     return router
 }

@@ -52,3 +52,25 @@ struct CrossSiteGuard: Sendable {
         return difference == 0
     }
 }
+
+/// The cross-site check in front of a route that changes something.
+struct CrossSiteMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    enum Check: Sendable {
+        /// Logging in, signing up, resetting a password: a browser must be on our own origin.
+        case sameOrigin
+        /// A write under a session: a cookie-borne one must be same-origin and echo the XSRF token.
+        case sessionWrites
+    }
+
+    let rule: CrossSiteGuard
+    let check: Check
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch check {
+        case .sameOrigin: try rule.checkOrigin(request)
+        case .sessionWrites: if let caller = try await context.caller() { try rule.check(request, caller: caller) }
+        }
+        return try await next(request, context)
+    }
+}

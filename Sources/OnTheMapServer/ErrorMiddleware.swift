@@ -13,7 +13,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let apiError = Self.apiError(for: error, logger: context.logger)
-            var response = JSONResponse.error(apiError, path: request.uri.path)
+            var response = JSONResponse.error(apiError, family: context.family(of: request))
             if request.method == .head { response.body = .init() }
             return response
         }

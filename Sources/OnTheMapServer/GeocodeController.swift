@@ -13,8 +13,8 @@ struct GeocodeController: Sendable {
     let upstreamCache: UpstreamCache
     let limiter: any RateLimiter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/geocode", [(.get, geocode)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource("/v1/geocode", [.get(geocode)])
     }
 
     @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {

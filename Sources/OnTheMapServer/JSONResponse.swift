@@ -12,16 +12,9 @@ enum JSONResponse {
         return encoder
     }
 
-    /// Encodes `value`, prefixing it for the Udacity family.
-    static func make(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, prefixed: Bool = false, headers: HTTPFields = [:]
-    ) throws -> Response {
-        let json = try encoder().encode(value)
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(json.count + 5)
-        if prefixed { buffer.writeBytes(UdacityPrefix.bytes) }
-        buffer.writeBytes(json)
-        return raw(buffer, status: status, headers: headers)
+    /// Encodes `value` (the Udacity family's group adds its prefix).
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        raw(ByteBuffer(data: try encoder().encode(value)), status: status, headers: headers)
     }
 
     /// A response around bytes that are already JSON.
@@ -32,16 +25,15 @@ enum JSONResponse {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
     }
 
-    /// The error in the shape of the family that `path` belongs to.
-    static func error(_ error: APIError, path: String) -> Response {
-        let (headers, body) = errorParts(error, path: path)
+    /// The error in the shape of `family`.
+    static func error(_ error: APIError, family: PathFamily) -> Response {
+        let (headers, body) = errorParts(error, family: family)
         return raw(body, status: HTTPResponse.Status(code: error.status), headers: headers)
     }
 
     /// The body (with the prefix when the family wants it) and the headers the error calls for
     /// (`Retry-After`, `Allow`): shared by routed answers and those the HTTP edge makes itself.
-    static func errorParts(_ error: APIError, path: String) -> (headers: HTTPFields, body: ByteBuffer) {
-        let family = PathFamily(path: path)
+    static func errorParts(_ error: APIError, family: PathFamily) -> (headers: HTTPFields, body: ByteBuffer) {
         var headers: HTTPFields = [:]
         if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(retryAfter) }
         if let allowed = error.allowedMethods { headers[.allow] = allowed.joined(separator: ", ") }

@@ -11,7 +11,7 @@ struct KnownMethodsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard Self.known.contains(request.method) else {
-            return JSONResponse.error(.methodNotAllowed(allowed: ["GET", "HEAD", "POST", "PUT", "DELETE"]), path: request.uri.path)
+            return JSONResponse.error(.methodNotAllowed(allowed: ["GET", "HEAD", "POST", "PUT", "DELETE"]), family: context.family(of: request))
         }
         return try await next(request, context)
     }

@@ -7,20 +7,18 @@ struct NativeController: Sendable {
     let accounts: AccountService
     let locations: any LocationStore
     let cookies: SessionCookies
-    let crossSite: CrossSiteGuard
     let health: any StoreHealth
     let geocoder: GeocoderState
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/accounts", [(.post, signUp)])
-        router.resource("/v1/me", [(.get, me)])
-        router.resource("/healthz", [(.get, { _, _ in try JSONResponse.make(["status": "ok"]) })])
-        router.resource("/readyz", [(.get, ready)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource("/v1/accounts", [.post(signUp, .sameOrigin)])
+        routes.resource("/v1/me", [.get(me)])
+        routes.resource("/healthz", [.get { _, _ in try JSONResponse.make(["status": "ok"]) }])
+        routes.resource("/readyz", [.get(ready)])
     }
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try crossSite.checkOrigin(request)
         let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
         let session = try await accounts.signUp(signUp, clientAddress: context.clientAddress)
         var response = try JSONResponse.make(

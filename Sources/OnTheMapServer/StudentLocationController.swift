@@ -5,22 +5,18 @@ import OnTheMapModel
 /// `…/StudentLocation[/{objectId}]` for one path family (api-contract.md section 5). The v1 family
 /// answers a create with 200; the Parse families with 201 and a `Location` header.
 struct StudentLocationController: Sendable {
-    enum Style: Sendable { case v1, parse }
-
-    /// The three paths the locations are served at.
-    static let families: [(basePath: String, style: Style)] = [
-        ("/v1/StudentLocation", .v1), ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse),
+    /// The three paths the locations are served at, each its own family.
+    static let families: [(basePath: String, family: PathFamily)] = [
+        ("/v1/StudentLocation", .v1Locations), ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse),
     ]
 
     let basePath: String
-    let style: Style
     let service: LocationService
-    let crossSite: CrossSiteGuard
     let publicURL: PublicURL?
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource(RouterPath(basePath), [(.get, list), (.post, create)])
-        router.resource(RouterPath(basePath + "/:objectId"), [(.get, read), (.put, update), (.delete, delete)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource(basePath, [.get(list), .post(create, .sessionWrites)])
+        routes.resource(basePath + "/:objectId", [.get(read), .put(update, .sessionWrites), .delete(delete, .sessionWrites)])
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -44,12 +40,8 @@ struct StudentLocationController: Sendable {
         let fields = try LocationFields.parse(try await RequestJSON.value(of: request))
         let saved = try await service.create(fields, by: writer)
         let body = CreatedBody(createdAt: WireTime.formatMillis(saved.createdAt), objectId: saved.objectId)
-        switch style {
-        case .v1:
-            return try JSONResponse.make(body)
-        case .parse:
-            return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId, request: request)])
-        }
+        if context.facts.family == .v1Locations { return try JSONResponse.make(body) }
+        return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId)])
     }
 
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -73,11 +65,9 @@ struct StudentLocationController: Sendable {
         return try JSONResponse.make(EmptyBody())
     }
 
-    /// The caller (checked against cross-site rules) and client address of a write.
+    /// The caller (the group's cross-site check has passed them) and client address of a write.
     private func writer(of request: Request, context: AppRequestContext) async throws -> Writer {
-        let caller = try await context.caller()
-        if let caller { try crossSite.check(request, caller: caller) }
-        return Writer(caller: caller, clientAddress: context.clientAddress)
+        Writer(caller: try await context.caller(), clientAddress: context.clientAddress)
     }
 
     private func objectId(_ context: AppRequestContext) throws(APIError) -> String {
@@ -88,7 +78,7 @@ struct StudentLocationController: Sendable {
     /// Parse's absolute URL of the new object.
     /// Absolute from `--public-url`; without it, a path (RFC 9110 allows a relative `Location`),
     /// never built from the request's `Host`, which a client chooses.
-    private func locationURL(of objectId: String, request: Request) -> String {
+    private func locationURL(of objectId: String) -> String {
         (publicURL?.origin ?? "") + basePath + "/" + objectId
     }
 }

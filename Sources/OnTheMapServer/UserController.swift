@@ -7,9 +7,9 @@ struct UserController: Sendable {
     let accounts: any AccountStore
     let authenticator: SessionAuthenticator
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/users/:id", [(.get, { request, context in try await self.profile(context, legacy: false) })])
-        router.resource("/api/users/:id", [(.get, { request, context in try await self.profile(context, legacy: true) })])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource("/v1/users/:id", [.get { _, context in try await self.profile(context, legacy: false) }])
+        routes.resource("/api/users/:id", [.get { _, context in try await self.profile(context, legacy: true) }])
     }
 
     func profile(_ context: AppRequestContext, legacy: Bool) async throws -> Response {
@@ -18,8 +18,8 @@ struct UserController: Sendable {
         }
         let profile = UserProfile(account: account, showEmail: isSelf)
         return legacy
-            ? try JSONResponse.make(LegacyUserResponse(profile: profile), prefixed: true)
-            : try JSONResponse.make(V1UserResponse(profile: profile), prefixed: true)
+            ? try JSONResponse.make(LegacyUserResponse(profile: profile))
+            : try JSONResponse.make(V1UserResponse(profile: profile))
     }
 
     /// Clients put odd things in `{id}`: the account key, the session id, a hard-coded key, or the

@@ -8,21 +8,20 @@ struct AdminController: Sendable {
     static let basePath = "/v1/admin"
     let service: AdminService
     let locations: any LocationStore
-    let guardian: AdminGuard
     /// Where reset links point: the configured public origin, else the request's own host.
     let publicURL: PublicURL?
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        let admin = router.group(RouterPath(Self.basePath)).add(middleware: guardian)
-        admin.resource("accounts", [(.get, accounts)])
-        admin.resource("accounts/:key", [(.patch, changeAccount)])
-        admin.resource("accounts/:key/password-reset", [(.post, passwordReset)])
-        admin.resource("locations", [(.get, allLocations)])
-        admin.resource("locations/:objectId", [(.patch, changeLocation), (.delete, deleteLocation)])
-        admin.resource("reports", [(.get, reports)])
-        admin.resource("reports/:objectId/dismiss", [(.post, dismissReports)])
-        admin.resource("audit", [(.get, audit)])
-        admin.resource("export", [(.get, export)])
+    /// `admin` is the group under `basePath` behind `AdminGuard`.
+    func addRoutes(to admin: FamilyGroup) {
+        admin.resource("accounts", [.get(accounts)])
+        admin.resource("accounts/:key", [.patch(changeAccount, .sessionWrites)])
+        admin.resource("accounts/:key/password-reset", [.post(passwordReset, .sessionWrites)])
+        admin.resource("locations", [.get(allLocations)])
+        admin.resource("locations/:objectId", [.patch(changeLocation, .sessionWrites), .delete(deleteLocation, .sessionWrites)])
+        admin.resource("reports", [.get(reports)])
+        admin.resource("reports/:objectId/dismiss", [.post(dismissReports, .sessionWrites)])
+        admin.resource("audit", [.get(audit)])
+        admin.resource("export", [.get(export)])
     }
 
     /// `?search=&limit=&skip=`: accounts, newest first, each with its pin.

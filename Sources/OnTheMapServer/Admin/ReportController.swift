@@ -8,17 +8,15 @@ import OnTheMapStore
 struct ReportController: Sendable {
     let store: any ModerationStore & LocationStore
     let accounts: AccountService
-    let crossSite: CrossSiteGuard
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/reports", [(.post, report)])
-        router.resource("/v1/password-reset", [(.post, resetPassword)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource("/v1/reports", [.post(report, .sessionWrites)])
+        routes.resource("/v1/password-reset", [.post(resetPassword, .sameOrigin)])
     }
 
     /// `{"objectId", "reason"}` → 201 with the report, or 200 with the one already open.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.requireCaller()
-        try crossSite.check(request, caller: caller)
         let body = try await RequestJSON.value(of: request)
         guard let fields = body.object else { throw APIError.invalidJSON() }
         guard case .string(let objectId)? = fields["objectId"], !objectId.isEmpty else {
@@ -36,7 +34,6 @@ struct ReportController: Sendable {
 
     /// `{"token", "password"}` → 200; every session of the account ends, so the student logs in anew.
     @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try crossSite.checkOrigin(request)
         guard let fields = try await RequestJSON.value(of: request).object else { throw APIError.invalidJSON() }
         guard case .string(let token)? = fields["token"], !token.isEmpty else { throw APIError.validation("token", "token is missing.") }
         guard case .string(let password)? = fields["password"] else { throw APIError.validation("password", "password is missing.") }

@@ -23,7 +23,8 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// What every connection's handler shares.
     struct Source: Sendable {
         let cache: LatestListCache
-        let listPaths: Set<String>
+        /// The list paths, each with its family.
+        let listPaths: [String: PathFamily]
         let maxListLimit: Int
         let maxSkip: Int
         /// Added after `CachedListAnswer.headers`, as the router's middleware does.
@@ -86,7 +87,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard head.method == .get, let target = head.path,
               head.headerFields[.contentLength] ?? "0" == "0", head.headerFields[.transferEncoding] == nil else { return false }
         let question = target.firstIndex(of: "?")
-        guard source.listPaths.contains(String(target[..<(question ?? target.endIndex)])) else { return false }
+        guard source.listPaths[String(target[..<(question ?? target.endIndex)])] != nil else { return false }
         if let question {
             let parameters = QueryString.parse(String(target[target.index(after: question)...]))
             guard let query = try? LocationQuery.parse(parameters, maxLimit: source.maxListLimit, maxSkip: source.maxSkip),
@@ -132,7 +133,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if MetricsRecording.isOn {
             // The list paths are routes of their own, so the path is the route's pattern.
             let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
-            ServiceMetrics.request(path: path, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
+            ServiceMetrics.request(family: source.listPaths[path] ?? .native, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
         }
     }
 }

@@ -11,7 +11,7 @@ struct EdgeAnswer {
     let body: ByteBuffer
 
     init(_ error: APIError, path: String?, security: SecurityHeaders) {
-        let (errorHeaders, body) = JSONResponse.errorParts(error, path: path ?? "/")
+        let (errorHeaders, body) = JSONResponse.errorParts(error, family: PathFamily.claiming(path ?? "/"))
         var fields: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .cacheControl: "no-store",

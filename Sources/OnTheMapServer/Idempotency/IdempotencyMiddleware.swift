@@ -42,7 +42,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            response = JSONResponse.error(ErrorMiddleware.apiError(for: error, logger: context.logger), path: request.uri.path)
+            response = JSONResponse.error(ErrorMiddleware.apiError(for: error, logger: context.logger), family: context.family(of: request))
         }
         if Self.changedNothing(response.status) {
             do {

@@ -19,8 +19,8 @@ struct LiveEventsController: Sendable {
     let admission: LiveStreamAdmission
     let settings: LiveStreamSettings
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource(RouterPath(Self.path), [(.get, stream)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource(Self.path, [.get(stream)])
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -26,7 +26,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     private func record(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant) {
         ServiceMetrics.request(
-            path: request.uri.path, route: context.endpointPath ?? Self.unmatched, method: request.method.rawValue, status: status,
+            family: context.family(of: request), route: context.endpointPath ?? Self.unmatched, method: request.method.rawValue, status: status,
             duration: ContinuousClock.now - started)
     }
 }

@@ -6,13 +6,12 @@ import OnTheMapStore
 /// (`serve --metrics-address`); otherwise every function returns at once. Names: `MetricCatalogue`.
 enum ServiceMetrics {
     /// One answered request, routed or answered by the edge from the cached list.
-    static func request(path: String, route: String, method: String, status: Int, duration: Duration) {
+    static func request(family: PathFamily, route: String, method: String, status: Int, duration: Duration) {
         guard MetricsRecording.isOn else { return }
-        let family = PathFamily(path: path).metricName
         Counter(label: MetricCatalogue.requests, dimensions: [
-            ("family", family), ("route", route), ("method", method), ("status", String(status)),
+            ("family", family.metricName), ("route", route), ("method", method), ("status", String(status)),
         ]).increment()
-        Timer(label: MetricCatalogue.requestDuration, dimensions: [("family", family), ("route", route), ("method", method)])
+        Timer(label: MetricCatalogue.requestDuration, dimensions: [("family", family.metricName), ("route", route), ("method", method)])
             .record(duration: duration)
     }
 

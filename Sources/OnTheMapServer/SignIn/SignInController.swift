@@ -12,9 +12,9 @@ struct SignInController: Sendable {
     let service: SignInService
     let cookies: SessionCookies
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.resource("/v1/oidc/:provider/start", [(.get, start)])
-        router.resource("/v1/oidc/:provider/callback", [(.get, callback)])
+    func addRoutes(to routes: FamilyGroup) {
+        routes.resource("/v1/oidc/:provider/start", [.get(start)])
+        routes.resource("/v1/oidc/:provider/callback", [.get(callback)])
     }
 
     @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {

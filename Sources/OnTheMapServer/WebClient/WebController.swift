@@ -37,9 +37,9 @@ struct WebController: Sendable {
     /// The client's files as built into the server's resource bundle.
     static var bundledWebRoot: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to routes: FamilyGroup) {
         for (path, asset) in assets {
-            router.resource(RouterPath(path), [(.get, { request, _ in await Self.response(for: asset, request: request) })])
+            routes.resource(path, [.get { request, _ in await Self.response(for: asset, request: request) }])
         }
     }
 

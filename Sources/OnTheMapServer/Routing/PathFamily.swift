@@ -11,15 +11,18 @@ enum PathFamily: Sendable {
     /// Everything else (native endpoints, unknown paths): `{status, code, error}`.
     case native
 
-    init(path: String) {
+    /// The family a path belongs to when no route took the request (an unknown path or method, or an
+    /// answer the HTTP edge makes before routing). A routed request's family comes from its route
+    /// group (`FamilyGroup`), which may only hold paths its family claims here.
+    static func claiming(_ path: String) -> PathFamily {
         let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
         let first = segments.first ?? ""
         let second = segments.count > 1 ? segments[1] : ""
         switch (first, second) {
-        case ("v1", "session"), ("v1", "users"), ("api", "session"), ("api", "users"): self = .udacity
-        case ("v1", "StudentLocation"): self = .v1Locations
-        case ("parse", _), ("1", _): self = .parse
-        default: self = .native
+        case ("v1", "session"), ("v1", "users"), ("api", "session"), ("api", "users"): return .udacity
+        case ("v1", "StudentLocation"): return .v1Locations
+        case ("parse", _), ("1", _): return .parse
+        default: return .native
         }
     }
 
