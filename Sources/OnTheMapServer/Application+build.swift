@@ -13,15 +13,42 @@ typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth &
 public func buildApplication(
     _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
 ) async throws -> some ApplicationProtocol {
+    try await buildApplication(configuration, database: database, logger: logger, parts: AppParts()).application
+}
+
+/// What `buildApplication` makes itself unless it is handed one. The test harness hands a cheap
+/// password hasher, a geocoder in the state a test wants, its own read lanes or a counting proxy
+/// rule, and skips compressing the web client ahead; everything else is built as `serve` builds it.
+struct AppParts {
+    var hasher: (any PasswordHasher)?
+    var geocoder: GeocoderState?
+    var lanes: ReadLanes?
+    var addresses: (any ClientAddressRule)?
+    var precompressWebClient = true
+}
+
+/// The application, and the edge it serves through (whose fast path the tests count).
+struct BuiltApplication {
+    let application: Application<RouterResponder<AppRequestContext>>
+    let edge: HTTPEdge
+}
+
+/// The one construction behind `serve` and every test.
+func buildApplication(
+    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger, parts: AppParts
+) async throws -> BuiltApplication {
     let store = database.store
     let listCache = LatestListCache()
     let router = try await buildRouter(
-        configuration, store: store, logger: logger, listCache: listCache,
-        limits: database.servesManyInstances ? .database(store) : .memory, precompressWebClient: true)
+        configuration, store: store, logger: logger, hasher: parts.hasher, geocoder: parts.geocoder, lanes: parts.lanes,
+        listCache: listCache, limits: database.servesManyInstances ? .database(store) : .memory,
+        precompressWebClient: parts.precompressWebClient, addresses: parts.addresses)
+    let edge = makeEdge(configuration, listCache: listCache, logger: logger)
     var app = Application(
         router: router,
-        server: makeEdge(configuration, listCache: listCache, logger: logger).server,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+        server: edge.server,
+        // No `serverName`: `AnswerFinish` adds `Server` on every road.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
         onServerRunning: { channel in
             // Says where to point a browser, with the real port when --port 0 picked one.
             let port = channel.localAddress?.port ?? configuration.port
@@ -32,7 +59,7 @@ public func buildApplication(
     app.addServices(
         SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
-    return app
+    return BuiltApplication(application: app, edge: edge)
 }
 
 /// Sign-in providers without a public URL: the callback address they redirect to is unknown.
@@ -43,22 +70,19 @@ struct SignInSetupError: Error, CustomStringConvertible {
     }
 }
 
-/// The `Server` header of every answer.
-let serverName = "onthemap"
-
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.
 func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
     let cachedList = CachedListFastPath.Source(
         cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: StudentLocationController.families),
-        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, security: securityHeaders(configuration),
-        serverName: serverName, logger: logger, logLevel: RequestLogMiddleware.defaultLevel)
-    return HTTPEdge(limits: configuration.edge, security: securityHeaders(configuration),
+        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: answerFinish(configuration), logger: logger)
+    return HTTPEdge(limits: configuration.edge, finish: answerFinish(configuration),
                     clientsBehindProxy: configuration.trustForwardedFor, cachedList: cachedList)
 }
 
-/// The security headers every answer carries, routed or not.
-func securityHeaders(_ configuration: AppConfiguration) -> SecurityHeaders {
-    SecurityHeaders(contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL)
+/// What every answer gets on its way out, routed or not.
+func answerFinish(_ configuration: AppConfiguration) -> AnswerFinish {
+    AnswerFinish(security: SecurityHeaders(
+        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
 }
 
 /// The host to put in a URL for a browser: a wildcard address means this machine.
@@ -72,10 +96,9 @@ private func browserHost(_ host: String) -> String {
 
 /// Every route and middleware, over any store.
 func buildRouter(
-    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)? = nil,
-    geocoder: GeocoderState? = nil, lanes: ReadLanes? = nil, listCache: LatestListCache = LatestListCache(),
-    limits: RateLimitPlacement = .memory, precompressWebClient: Bool = false,
-    addresses: (any ClientAddressRule)? = nil
+    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)?,
+    geocoder: GeocoderState?, lanes: ReadLanes?, listCache: LatestListCache,
+    limits: RateLimitPlacement, precompressWebClient: Bool, addresses: (any ClientAddressRule)?
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -107,9 +130,7 @@ func buildRouter(
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestFactsMiddleware(addresses: addresses ?? ProxyRule(trustForwardedFor: configuration.trustForwardedFor), authenticator: authenticator))
-    router.add(middleware: RequestLogMiddleware(level: RequestLogMiddleware.defaultLevel))
-    router.add(middleware: RequestMetricsMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(configuration)))
+    router.add(middleware: AnswerFinishMiddleware(answerFinish(configuration)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())

@@ -8,10 +8,12 @@ import OnTheMapModel
 struct KnownMethodsMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .options, .patch]
+    /// What a 405 for a method no route has names in `Allow`.
+    static let allowed = ["GET", "HEAD", "POST", "PUT", "DELETE"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard Self.known.contains(request.method) else {
-            return JSONResponse.error(.methodNotAllowed(allowed: ["GET", "HEAD", "POST", "PUT", "DELETE"]), family: context.family(of: request))
+            return JSONResponse.error(.methodNotAllowed(allowed: Self.allowed), family: context.family(of: request))
         }
         return try await next(request, context)
     }

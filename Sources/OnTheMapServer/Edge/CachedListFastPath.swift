@@ -13,7 +13,7 @@ import Synchronization
 /// `limit=100&order=-updatedAt` as the apps send it) with no body is taken, and only while the
 /// cache holds the list and no earlier request on the connection is still being answered
 /// (responses leave in request order). Everything else goes to the router as before. The answer is
-/// `CachedListAnswer` with the same headers the router adds, so the bytes are the router's.
+/// `CachedListAnswer` finished by the router's own `AnswerFinish`, so the bytes are the router's.
 final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -27,11 +27,9 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let listPaths: [String: PathFamily]
         let maxListLimit: Int
         let maxSkip: Int
-        /// Added after `CachedListAnswer.headers`, as the router's middleware does.
-        let security: SecurityHeaders
-        let serverName: String
+        /// Headers, log line and metrics, as on the router's road.
+        let finish: AnswerFinish
         let logger: Logger
-        let logLevel: Logger.Level
         /// Answers made here, for tests and metrics.
         let answered = AnswerCount()
     }
@@ -50,7 +48,8 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var taken: (head: HTTPRequest, started: NIODeadline)?
     /// A request answered here asked to close: nothing more is read, as with the router.
     private var closing = false
-    /// The whole head of the last answer but its date: a connection mostly asks for the same again.
+    /// The whole head of the last answer: a connection mostly asks for the same again, and then only
+    /// its date changes.
     private var lastHead: (tag: String, status: HTTPResponse.Status, fields: HTTPFields)?
     private var clock = HTTPDate()
 
@@ -109,15 +108,13 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         var fields: HTTPFields
         if let lastHead, lastHead.tag == answer.tag, lastHead.status == answer.status {
             fields = lastHead.fields
+            fields[.date] = clock.now()
         } else {
             fields = answer.headers
             if let body = answer.body { fields[.contentLength] = String(body.readableBytes) }
-            source.security.apply(to: &fields)
-            fields[.server] = source.serverName
-            lastHead = (answer.tag, answer.status, fields)
+            source.finish.finish(&fields, date: clock.now())
         }
-        // Where Hummingbird puts it, before `Server`.
-        fields.insert(HTTPField(name: .date, value: clock.now()), at: fields.count - 1)
+        lastHead = (answer.tag, answer.status, fields)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -128,12 +125,10 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(mode: .output, promise: nil)
         }
         let elapsed = NIODeadline.now() - started
-        RequestLogMiddleware.write(to: source.logger, level: source.logLevel, method: "GET", uri: head.path ?? "",
-                                   status: answer.status.code, milliseconds: Double(elapsed.nanoseconds) / 1e6)
-        if MetricsRecording.isOn {
-            // The list paths are routes of their own, so the path is the route's pattern.
-            let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
-            ServiceMetrics.request(family: source.listPaths[path] ?? .native, route: path, method: "GET", status: answer.status.code, duration: .nanoseconds(elapsed.nanoseconds))
-        }
+        // The list paths are routes of their own, so the path is the route's pattern.
+        let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+        source.finish.record(
+            to: source.logger, method: "GET", uri: head.path ?? "", family: source.listPaths[path] ?? .native, route: path,
+            status: answer.status.code, elapsed: .nanoseconds(elapsed.nanoseconds))
     }
 }

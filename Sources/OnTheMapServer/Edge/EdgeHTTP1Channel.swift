@@ -19,10 +19,10 @@ struct EdgeHTTP1Channel: HTTPChannelHandler {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            let phases = RequestPhaseWatch(limits: edge.limits, security: edge.security, registry: edge.registry)
+            let phases = RequestPhaseWatch(limits: edge.limits, finish: edge.finish, registry: edge.registry, logger: logger)
             let operations = channel.pipeline.syncOperations
             try operations.addHandler(RawRequestWatch(
-                phases: phases, registry: edge.registry, security: edge.security, limitPerAddress: !edge.clientsBehindProxy))
+                phases: phases, registry: edge.registry, limitPerAddress: !edge.clientsBehindProxy))
             try operations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: .init())
@@ -41,21 +41,21 @@ struct EdgeHTTP1Channel: HTTPChannelHandler {
 }
 
 /// Everything the edge shares across connections: its limits, the registry of open connections,
-/// and the security headers for the answers it makes itself.
+/// and how the answers it makes itself are finished.
 public struct HTTPEdge: Sendable {
     let limits: EdgeLimits
     let registry: ConnectionRegistry
-    let security: SecurityHeaders
+    let finish: AnswerFinish
     /// Behind `--trust-proxy` every connection comes from the proxy: no per-address connection limit.
     let clientsBehindProxy: Bool
     /// Where the default list is answered from without the router; nil leaves every request to it.
     let cachedList: CachedListFastPath.Source?
 
-    init(limits: EdgeLimits, security: SecurityHeaders, clientsBehindProxy: Bool, cachedList: CachedListFastPath.Source? = nil) {
+    init(limits: EdgeLimits, finish: AnswerFinish, clientsBehindProxy: Bool, cachedList: CachedListFastPath.Source? = nil) {
         self.cachedList = cachedList
         self.limits = limits
         self.registry = ConnectionRegistry(maxConnections: limits.maxConnections, maxPerAddress: limits.maxConnectionsPerAddress)
-        self.security = security
+        self.finish = finish
         self.clientsBehindProxy = clientsBehindProxy
     }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -9,11 +10,14 @@ import OnTheMapModel
 /// - a request whose head or body takes too long to arrive gets 408 and the connection closes;
 /// - a request the HTTP parser refuses gets a JSON 400 (431 for an over-long head, 501 for an
 ///   unknown method) instead of an empty one;
+/// - a chunked body whose first chunk alone is over the body limit gets 413 at once;
 /// - the connection registry learns when the connection is idle, so that an idle one can make
 ///   room for a newcomer when the server is full.
 ///
 /// `RawRequestWatch`, below the HTTP parser, tells it when the first byte of a request arrives
-/// and the path its request line names (the parser may refuse the request before any head).
+/// and the path its request line names (the parser may refuse the request before any head); it
+/// also answers `CONNECT` itself (below the parser, whose encoder would drop the body of any answer
+/// to it) and reads the size of a chunked body's first chunk.
 final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -23,24 +27,35 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private enum Phase { case idle, readingHead, readingBody, handling }
 
     private let limits: EdgeLimits
-    private let security: SecurityHeaders
+    private let finish: AnswerFinish
     private let registry: ConnectionRegistry
+    private let logger: Logger
     private var phase = Phase.idle
     private var responding = false
     /// The router answered before the request had fully arrived (a 413, a refusal): its end then
     /// makes the connection idle, and a deadline closes it without a second answer.
     private var answeredEarly = false
     private var path: String?
+    private var method: String?
+    private var started = NIODeadline.now()
+    /// Heads the parser has passed up on this connection, so that `RawRequestWatch` knows when one
+    /// ended within the bytes it just passed on.
+    private(set) var headsSeen = 0
+    /// The current request's body is chunked and the size of its first chunk is not read yet. Its
+    /// parts wait in `held` meanwhile, so that a request refused for it never reaches the router.
+    private(set) var awaitsFirstChunkSize = false
+    private var held: [HTTPRequestPart] = []
     /// When the current phase must be over. A timer is only scheduled for it when a read ends with
     /// the request still unfinished: most requests arrive whole in one read and need none.
     private var due: NIODeadline?
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     private var context: ChannelHandlerContext?
 
-    init(limits: EdgeLimits, security: SecurityHeaders, registry: ConnectionRegistry) {
+    init(limits: EdgeLimits, finish: AnswerFinish, registry: ConnectionRegistry, logger: Logger) {
         self.limits = limits
-        self.security = security
+        self.finish = finish
         self.registry = registry
+        self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -53,19 +68,28 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the connection waits for a new request (the next bytes begin one).
     var awaitsRequest: Bool { phase == .idle }
 
-    /// The first bytes of a new request arrived (or more of its request line, naming `path`).
-    func requestBytesArrived(path sniffed: String?) {
+    /// Whether the current request may still be answered here: nothing has been answered yet.
+    var mayAnswer: Bool { !responding && !answeredEarly }
+
+    /// The first bytes of a new request arrived (or more of its request line, naming `method` and `path`).
+    func requestBytesArrived(method sniffedMethod: String?, path sniffed: String?) {
         if let sniffed { path = sniffed }
+        if let sniffedMethod { method = sniffedMethod }
         guard phase == .idle, let context else { return }
+        started = .now()
         phase = .readingHead
         registry.setIdle(context.channel, false)
         due = .now() + TimeAmount(limits.headerTimeout)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        switch part {
         case .head(let head):
             path = head.path.map { String($0.prefix { $0 != "?" }) }
+            method = head.method.rawValue
+            headsSeen += 1
+            awaitsFirstChunkSize = head.headerFields[.transferEncoding]?.lowercased().contains("chunked") ?? false
             phase = .readingBody
             due = .now() + TimeAmount(limits.bodyTimeout)
         case .end:
@@ -78,7 +102,16 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             break
         }
+        if awaitsFirstChunkSize { return held.append(part) }
         context.fireChannelRead(data)
+    }
+
+    /// `RawRequestWatch` read the first chunk's size, within the limit: the request goes on.
+    func firstChunkSizeAccepted() {
+        awaitsFirstChunkSize = false
+        let parts = held
+        held = []
+        for part in parts { context?.fireChannelRead(wrapInboundOut(part)) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -104,6 +137,7 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private func becomeIdle(_ context: ChannelHandlerContext) {
         phase = .idle
         path = nil
+        method = nil
         answeredEarly = false
         registry.setIdle(context.channel, true)
     }
@@ -157,33 +191,58 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private func answerAndClose(_ context: ChannelHandlerContext, _ error: APIError) {
         timer?.task.cancel()
         due = nil
-        let answer = EdgeAnswer(error, path: path, security: security)
+        let answer = EdgeAnswer(error, path: path, finish: finish)
+        record(answer)
         responding = true
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
+
+    /// The log line and metrics of an answer made at the edge.
+    private func record(_ answer: EdgeAnswer) {
+        let elapsed = NIODeadline.now() - started
+        answer.record(finish, to: logger, method: method, path: path, elapsed: .nanoseconds(elapsed.nanoseconds))
+    }
+
+    /// The answer `RawRequestWatch` sends below the parser, recorded: the request is over, and so is
+    /// the connection.
+    func answeredBelowParser(_ error: APIError) -> EdgeAnswer {
+        timer?.task.cancel()
+        due = nil
+        responding = true
+        awaitsFirstChunkSize = false
+        held = []
+        let answer = EdgeAnswer(error, path: path, finish: finish)
+        record(answer)
+        return answer
+    }
 }
 
-/// Below the HTTP parser: admits the connection into the registry (or refuses it, full), and
-/// tells `RequestPhaseWatch` when a request's bytes begin and which path its request line names.
+/// Below the HTTP parser: admits the connection into the registry (or refuses it, full), tells
+/// `RequestPhaseWatch` when a request's bytes begin and what its request line names, answers
+/// `CONNECT` (a tunnel this service never opens: 405 in the path's family shape), and refuses at
+/// once a chunked body whose first chunk alone is over the body limit (413), where waiting for it
+/// would hold the connection until the body deadline.
 final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     private let phases: RequestPhaseWatch
     private let registry: ConnectionRegistry
-    private let security: SecurityHeaders
     private let limitPerAddress: Bool
     private var admitted = false
     /// The request line read so far, until its end (at most 8 KiB are kept).
     private var requestLine: [UInt8] = []
     private var requestLineDone = false
+    /// The first chunk's size line read so far, while it is awaited.
+    private var chunkSizeLine: [UInt8]?
+    /// Nothing more is read once this handler has answered.
+    private var closing = false
 
-    init(phases: RequestPhaseWatch, registry: ConnectionRegistry, security: SecurityHeaders, limitPerAddress: Bool) {
+    init(phases: RequestPhaseWatch, registry: ConnectionRegistry, limitPerAddress: Bool) {
         self.phases = phases
         self.registry = registry
-        self.security = security
         self.limitPerAddress = limitPerAddress
     }
 
@@ -211,23 +270,31 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
         case .fullFromThisAddress:
             refusal = .tooManyRequests(retryAfter: 1, message: "Too many connections from your network; close some and try again.")
         }
-        context.writeAndFlush(NIOAny(EdgeAnswer(refusal, path: nil, security: security).bytes)).whenComplete { _ in
-            context.close(promise: nil)
-        }
+        answerAndClose(context, refusal)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         let bytes = unwrapInboundIn(data)
         if phases.awaitsRequest {
             requestLine = []
             requestLineDone = false
+            chunkSizeLine = nil
         }
-        phases.requestBytesArrived(path: sniffPath(bytes))
+        let line = sniffRequestLine(bytes)
+        phases.requestBytesArrived(method: line?.method, path: line?.path)
+        if line?.method == "CONNECT" {
+            return answerAndClose(context, .methodNotAllowed(allowed: KnownMethodsMiddleware.allowed))
+        }
+        let headsBefore = phases.headsSeen
         context.fireChannelRead(data)
+        if phases.awaitsFirstChunkSize, !closing {
+            readFirstChunkSize(bytes, headEndedHere: phases.headsSeen != headsBefore, context: context)
+        }
     }
 
-    /// The path of the current request's line once the line is complete.
-    private func sniffPath(_ bytes: ByteBuffer) -> String? {
+    /// The method and path of the current request's line once the line is complete.
+    private func sniffRequestLine(_ bytes: ByteBuffer) -> (method: String, path: String?)? {
         guard !requestLineDone else { return nil }
         requestLine.append(contentsOf: bytes.readableBytesView.prefix(8192 - requestLine.count))
         guard let end = requestLine.firstIndex(of: UInt8(ascii: "\n")) ?? (requestLine.count >= 8192 ? requestLine.endIndex : nil) else {
@@ -236,8 +303,72 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
         requestLineDone = true
         let parts = requestLine[..<end].split(separator: UInt8(ascii: " "), maxSplits: 2)
         guard parts.count >= 2 else { return nil }
+        let method = String(decoding: parts[0], as: UTF8.self)
         let target = parts[1].prefix { $0 != UInt8(ascii: "?") }
-        guard target.first == UInt8(ascii: "/") else { return nil }
-        return String(decoding: target, as: UTF8.self)
+        guard target.first == UInt8(ascii: "/") else { return (method, nil) }
+        return (method, String(decoding: target, as: UTF8.self))
+    }
+
+    /// Reads the hexadecimal size that opens a chunked body: from the end of the head when the head
+    /// ended in `bytes`, else from the start of `bytes`.
+    private func readFirstChunkSize(_ bytes: ByteBuffer, headEndedHere: Bool, context: ChannelHandlerContext) {
+        let view = bytes.readableBytesView
+        var start = view.startIndex
+        if headEndedHere {
+            start = Self.endOfHead(in: view) ?? view.endIndex
+            chunkSizeLine = []
+        }
+        guard var line = chunkSizeLine else { return }
+        for byte in view[start...] {
+            guard let digit = Self.hexValue(byte) else {
+                // The size ends at its extension, or its line's end.
+                chunkSizeLine = nil
+                return phases.firstChunkSizeAccepted()
+            }
+            line.append(digit)
+            if Self.isOverLimit(line) {
+                chunkSizeLine = nil
+                return answerAndClose(context, .payloadTooLarge)
+            }
+        }
+        chunkSizeLine = line
+    }
+
+    /// Where the body begins: after the blank line that ends the head (or, when that line began in
+    /// the previous read, after the first line feed here).
+    private static func endOfHead(in view: ByteBufferView) -> ByteBufferView.Index? {
+        let blankLine: [UInt8] = [13, 10, 13, 10]
+        var index = view.startIndex
+        while index + 4 <= view.endIndex {
+            if view[index] == 13, view[index ..< index + 4].elementsEqual(blankLine) { return index + 4 }
+            index += 1
+        }
+        return view.firstIndex(of: 10).map { $0 + 1 }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Whether the hexadecimal digits so far already name more than the body limit.
+    private static func isOverLimit(_ digits: [UInt8]) -> Bool {
+        var value = 0
+        for digit in digits.drop(while: { $0 == 0 }) {
+            value = value * 16 + Int(digit)
+            if value > RequestJSON.maxBodyBytes { return true }
+        }
+        return false
+    }
+
+    private func answerAndClose(_ context: ChannelHandlerContext, _ error: APIError) {
+        guard phases.mayAnswer else { return context.close(promise: nil) }
+        closing = true
+        let answer = phases.answeredBelowParser(error)
+        context.writeAndFlush(NIOAny(answer.bytes)).whenComplete { _ in context.close(promise: nil) }
     }
 }

@@ -35,7 +35,7 @@ public struct PrometheusExposition: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
         return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: serverName),
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: AnswerFinish.serverName),
             onServerRunning: { channel in
                 logger.notice("Metrics: http://\(channel.localAddress?.ipAddress ?? host):\(channel.localAddress?.port ?? port)/metrics")
             },

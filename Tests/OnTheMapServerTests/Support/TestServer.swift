@@ -20,8 +20,9 @@ struct TestServer {
     /// The edge the live server runs behind (its fast path's count of answers, for one).
     let edge: HTTPEdge
 
-    /// Runs `body` against a new server; `configure` adjusts the test defaults (bcrypt cost 4,
-    /// client addresses from `X-Forwarded-For` so throttling can be tested per address).
+    /// Runs `body` against a new server built as `serve` builds it; `configure` adjusts the test
+    /// defaults (bcrypt cost 4, windows of an hour), and client addresses come from
+    /// `X-Forwarded-For` (or `addresses`) so that throttling can be tested per address.
     static func run(
         configure: (inout AppConfiguration) -> Void = { _ in },
         readBudget: Duration = .seconds(600),
@@ -35,7 +36,6 @@ struct TestServer {
     ) async throws {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4
-        configuration.trustForwardedFor = true
         // Limits count within an hour rather than a minute: a test's requests may be spread over
         // more than a minute on a machine running every suite at once.
         configuration.loginThrottleWindowSeconds = 3600
@@ -44,25 +44,20 @@ struct TestServer {
         configuration.openWritesWindowSeconds = 3600
         configuration.geocodeRateWindowSeconds = 3600
         configure(&configuration)
+        // Addresses come from X-Forwarded-For (throttling tests) while the edge still limits
+        // connections per TCP peer, as it does without --trust-proxy.
+        let parts = AppParts(
+            hasher: hasher, geocoder: geocoder, lanes: lanes,
+            addresses: addresses ?? ProxyRule(trustForwardedFor: true), precompressWebClient: false)
         let logger = testLogger ?? .quiet
         try await TestDatabase.withFresh { fresh in
             let database = try await fresh.open(readBudget: readBudget, logger: logger)
             do {
-                let listCache = LatestListCache()
-                // Limits count where the server would count them on this engine.
-                let router = try await buildRouter(
-                    configuration, store: database.store, logger: logger, hasher: hasher, geocoder: geocoder, lanes: lanes, listCache: listCache,
-                    limits: database.servesManyInstances ? .database(database.store) : .memory, addresses: addresses)
-                // The router takes addresses from X-Forwarded-For (throttling tests); the edge still
-                // limits connections per TCP peer, as it does without --trust-proxy.
-                var edgeConfiguration = configuration
-                edgeConfiguration.trustForwardedFor = false
-                let edge = makeEdge(edgeConfiguration, listCache: listCache, logger: logger)
-                let app = Application(
-                    router: router, server: edge.server,
-                    configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName), logger: logger)
-                try await app.test(live ? .live : .router) { client in
-                    try await body(TestServer(client: client, store: database.store, database: database, edge: edge))
+                configuration.host = "127.0.0.1"
+                configuration.port = 0
+                let built = try await buildApplication(configuration, database: database, logger: logger, parts: parts)
+                try await built.application.test(live ? .live : .router) { client in
+                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge))
                 }
             } catch {
                 try? await database.close()

@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries: no MIME sniffing, no referrer leaks, no framing, the
-/// Content-Security-Policy the web client runs under, and HSTS when the public URL is https. Also
-/// used by the HTTP edge for the answers it makes before routing.
+/// Content-Security-Policy the web client runs under, and HSTS when the public URL is https. Added
+/// by `AnswerFinish` on every road.
 struct SecurityHeaders: Sendable {
     let fields: HTTPFields
 
@@ -21,17 +21,6 @@ struct SecurityHeaders: Sendable {
 
     func apply(to headers: inout HTTPFields) {
         for field in fields { headers[field.name] = field.value }
-    }
-}
-
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let headers: SecurityHeaders
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        headers.apply(to: &response.headers)
-        return response
     }
 }
 

@@ -4,32 +4,11 @@ import OnTheMapModel
 
 /// One log line per request, after its answer: method, path, status and time taken, with nothing
 /// that grants access (docs/API.md, "Logs"). No header is logged (so neither `Authorization` nor a
-/// cookie), and the path is redacted by `LogRedaction`.
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+/// cookie), and the path is redacted by `LogRedaction`. Written by `AnswerFinish`, for every road.
+enum RequestLog {
     /// Requests are logged at info: `--log-level notice` (or higher) leaves them out.
     static let defaultLevel = Logger.Level.info
-    let level: Logger.Level
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, status: response.status.code, since: started, context: context)
-            return response
-        } catch {
-            // Only what ErrorMiddleware lets through (nothing, today); its own status when it has one.
-            log(request, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: started, context: context)
-            throw error
-        }
-    }
-
-    private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant, context: Context) {
-        Self.write(to: context.logger, level: level, method: request.method.rawValue, uri: request.uri.description,
-                   status: status, milliseconds: (ContinuousClock.now - started).milliseconds)
-    }
-
-    /// The log line of one answer, for routed requests and those the edge answers itself alike.
     static func write(to logger: Logger, level: Logger.Level, method: String, uri: String, status: Int, milliseconds: Double) {
         logger.log(level: level, "Request", metadata: [
             "hb.request.method": .string(method),
