@@ -27,10 +27,12 @@ struct AppParts {
     var precompressWebClient = true
 }
 
-/// The application, and the edge it serves through (whose fast path the tests count).
+/// The application, the edge it serves through (whose fast path the tests count), and the
+/// operations its routes serve (which the tests hold the OpenAPI document to).
 struct BuiltApplication {
     let application: Application<RouterResponder<AppRequestContext>>
     let edge: HTTPEdge
+    let routes: RouteTable
 }
 
 /// The one construction behind `serve` and every test.
@@ -39,10 +41,11 @@ func buildApplication(
 ) async throws -> BuiltApplication {
     let store = database.store
     let listCache = LatestListCache()
+    let routes = RouteTable()
     let router = try await buildRouter(
         configuration, store: store, logger: logger, hasher: parts.hasher, geocoder: parts.geocoder, lanes: parts.lanes,
         listCache: listCache, limits: database.servesManyInstances ? .database(store) : .memory,
-        precompressWebClient: parts.precompressWebClient, addresses: parts.addresses)
+        precompressWebClient: parts.precompressWebClient, addresses: parts.addresses, routes: routes)
     let edge = makeEdge(configuration, listCache: listCache, logger: logger)
     var app = Application(
         router: router,
@@ -59,7 +62,7 @@ func buildApplication(
     app.addServices(
         SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
-    return BuiltApplication(application: app, edge: edge)
+    return BuiltApplication(application: app, edge: edge, routes: routes)
 }
 
 /// Sign-in providers without a public URL: the callback address they redirect to is unknown.
@@ -98,7 +101,7 @@ private func browserHost(_ host: String) -> String {
 func buildRouter(
     _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)?,
     geocoder: GeocoderState?, lanes: ReadLanes?, listCache: LatestListCache,
-    limits: RateLimitPlacement, precompressWebClient: Bool, addresses: (any ClientAddressRule)?
+    limits: RateLimitPlacement, precompressWebClient: Bool, addresses: (any ClientAddressRule)?, routes: RouteTable
 ) async throws -> Router<AppRequestContext> {
     let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
@@ -137,8 +140,11 @@ func buildRouter(
     router.add(middleware: IdempotencyMiddleware(store: store))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
-    func family(_ family: PathFamily, path: String = "", behind middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = []) -> FamilyGroup {
-        FamilyGroup(family, on: router, path: path, crossSite: crossSite, middleware: middleware)
+    func family(
+        _ family: PathFamily, path: String = "", behind middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = [],
+        described: Bool = true
+    ) -> FamilyGroup {
+        FamilyGroup(family, on: router, path: path, crossSite: crossSite, middleware: middleware, table: described ? routes : nil)
     }
     let udacity = family(.udacity)
     SessionController(accounts: accounts, cookies: cookies).addRoutes(to: udacity)
@@ -172,7 +178,7 @@ func buildRouter(
         cookies: cookies
     ).addRoutes(to: family(.native))
     let web = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
-    web.addRoutes(to: family(.native))
+    web.addRoutes(to: family(.native, described: false))
     if precompressWebClient { Task(priority: .background) { await web.precompress() } }
     return router
 }

@@ -8,18 +8,21 @@ import OnTheMapModel
 struct FamilyGroup {
     let family: PathFamily
     private let basePath: String
+    /// Where the group's operations are recorded; nil for the web client's files, which are no API.
+    private let table: RouteTable?
     private let open: RouterGroup<AppRequestContext>
     private let sameOrigin: RouterGroup<AppRequestContext>
     private let sessionWrites: RouterGroup<AppRequestContext>
 
     /// The family's group under `path` (routes then name paths below it), behind `middleware` (the
-    /// admin guard, for one).
+    /// admin guard, for one), its operations recorded in `table`.
     init(
         _ family: PathFamily, on router: Router<AppRequestContext>, path: String = "", crossSite: CrossSiteGuard,
-        middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = []
+        middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = [], table: RouteTable?
     ) {
         self.family = family
         self.basePath = path
+        self.table = table
         let group = router.group(RouterPath(path)).add(middleware: FamilyMiddleware(family: family))
         for each in middleware { group.add(middleware: each) }
         open = group
@@ -39,6 +42,7 @@ struct FamilyGroup {
             case .sessionWrites: sessionWrites
             }
             group.on(RouterPath(path), method: route.method, use: route.handler)
+            table?.add(method: route.method.rawValue, path: fullPath)
         }
         let registered = Set(routes.map(\.method))
         var allowedMethods = routes.map(\.method.rawValue)

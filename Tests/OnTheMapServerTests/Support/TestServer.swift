@@ -19,6 +19,8 @@ struct TestServer {
     let database: any DatabaseEngine
     /// The edge the live server runs behind (its fast path's count of answers, for one).
     let edge: HTTPEdge
+    /// The operations the server's routes serve.
+    let routes: RouteTable
 
     /// Runs `body` against a new server built as `serve` builds it; `configure` adjusts the test
     /// defaults (bcrypt cost 4, windows of an hour), and client addresses come from
@@ -57,7 +59,7 @@ struct TestServer {
                 configuration.port = 0
                 let built = try await buildApplication(configuration, database: database, logger: logger, parts: parts)
                 try await built.application.test(live ? .live : .router) { client in
-                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge))
+                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes))
                 }
             } catch {
                 try? await database.close()
