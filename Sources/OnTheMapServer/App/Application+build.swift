@@ -1,0 +1,98 @@
+import Hummingbird
+import Logging
+import OnTheMapGeocoder
+import OnTheMapModel
+import OnTheMapStore
+
+/// The store the server runs on: every repository in one, and the feed of location changes.
+typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore & IdempotencyStore
+    & LocationEventStore & ModerationStore & ExternalLoginStore
+
+/// Builds the whole server on an open database. The only place where implementations are chosen.
+/// The caller owns `database` and closes it once the application has stopped, however it stopped.
+public func buildApplication(
+    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
+) async throws -> some ApplicationProtocol {
+    try await buildApplication(configuration, database: database, logger: logger, parts: AppParts()).application
+}
+
+/// What `buildApplication` makes itself unless it is handed one. The test harness hands a cheap
+/// password hasher, a geocoder in the state a test wants, its own read lanes or a counting proxy
+/// rule, and skips compressing the web client ahead; everything else is built as `serve` builds it.
+struct AppParts {
+    var hasher: (any PasswordHasher)?
+    var geocoder: GeocoderState?
+    var lanes: ReadLanes?
+    var addresses: (any ClientAddressRule)?
+    var precompressWebClient = true
+}
+
+/// The application, the edge it serves through (whose fast path the tests count), and the
+/// operations its routes serve (which the tests hold the OpenAPI document to).
+struct BuiltApplication {
+    let application: Application<RouterResponder<AppRequestContext>>
+    let edge: HTTPEdge
+    let routes: RouteTable
+}
+
+/// The one construction behind `serve` and every test.
+func buildApplication(
+    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger, parts: AppParts
+) async throws -> BuiltApplication {
+    let store = database.store
+    let listCache = LatestListCache()
+    let routes = RouteTable()
+    let router = try await buildRouter(
+        configuration, store: store, logger: logger, hasher: parts.hasher, geocoder: parts.geocoder, lanes: parts.lanes,
+        listCache: listCache, limits: database.servesManyInstances ? .database(store) : .memory,
+        precompressWebClient: parts.precompressWebClient, addresses: parts.addresses, routes: routes)
+    let edge = makeEdge(configuration, listCache: listCache, logger: logger)
+    var app = Application(
+        router: router,
+        server: edge.server,
+        // No `serverName`: `AnswerFinish` adds `Server` on every road.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+        onServerRunning: { channel in
+            // Says where to point a browser, with the real port when --port 0 picked one.
+            let port = channel.localAddress?.port ?? configuration.port
+            let origin = configuration.publicURL?.origin ?? "http://\(browserHost(configuration.host)):\(port)"
+            logger.notice("Web app: open \(origin)/ in a browser")
+        },
+        logger: logger)
+    app.addServices(
+        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
+        ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
+    return BuiltApplication(application: app, edge: edge, routes: routes)
+}
+
+/// Sign-in providers without a public URL: the callback address they redirect to is unknown.
+struct SignInSetupError: Error, CustomStringConvertible {
+    static let needsPublicURL = SignInSetupError()
+    var description: String {
+        "--oidc-provider needs --public-url: each provider must be told the address it sends students back to (PUBLIC_URL/v1/oidc/ID/callback)."
+    }
+}
+
+/// The HTTP edge in front of the router, answering the default list from `listCache` itself.
+func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
+    let cachedList = CachedListFastPath.Source(
+        cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: StudentLocationController.families),
+        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: answerFinish(configuration), logger: logger)
+    return HTTPEdge(limits: configuration.edge, finish: answerFinish(configuration),
+                    clientsBehindProxy: configuration.trustForwardedFor, cachedList: cachedList)
+}
+
+/// What every answer gets on its way out, routed or not.
+func answerFinish(_ configuration: AppConfiguration) -> AnswerFinish {
+    AnswerFinish(security: SecurityHeaders(
+        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
+}
+
+/// The host to put in a URL for a browser: a wildcard address means this machine.
+private func browserHost(_ host: String) -> String {
+    switch host {
+    case "0.0.0.0", "": return "127.0.0.1"
+    case "::": return "[::1]"
+    default: return host.contains(":") ? "[\(host)]" : host
+    }
+}
