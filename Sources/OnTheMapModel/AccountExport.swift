@@ -4,7 +4,8 @@ import Foundation
 /// with what it is known by, never its password hash. CSV or JSON lines (accounts have no place on
 /// a map, so no GeoJSON).
 extension ExportFormat {
-    /// The columns of the CSV and the keys of JSON lines, in this order.
+    /// The columns of the CSV, in this order, and the keys of JSON lines (which come sorted, as in
+    /// all the JSON this service writes).
     public static let accountFields = ["key", "email", "firstName", "lastName", "isAdmin", "disabled", "hasPassword",
                                        "signInProviders", "createdAt", "lastLoginAt"]
 

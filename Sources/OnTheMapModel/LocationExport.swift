@@ -50,11 +50,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     /// One encoder for every row of an export, not one per row.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = JSONWire.encoder()
 
     /// The shortest text that reads back as the same double.
     static func number(_ value: Double) -> String { "\(value)" }

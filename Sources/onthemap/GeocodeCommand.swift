@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapGeocoder
+import OnTheMapModel
 
 /// `onthemap geocode`: the offline geocoder from the shell, with no server and no database.
 struct GeocodeCommand: AsyncParsableCommand {
@@ -52,8 +53,7 @@ struct GeocodeCommand: AsyncParsableCommand {
         let input = FileHandle.standardInput.readDataToEndOfFile()
         var lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONWire.encoder()
         var output = Data()
         for line in lines {
             let query = String(decoding: line, as: UTF8.self)

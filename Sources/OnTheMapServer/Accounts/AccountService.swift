@@ -47,20 +47,13 @@ struct AccountService: Sendable {
     private func checkedLogIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
-        let pairTicket: RateTicket
-        switch try await loginFailures.acquire(throttleKey) {
-        case .refused(let wait):
-            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins; try again in \(wait) seconds.")
-        case .admitted(let ticket):
-            pairTicket = ticket
-        }
+        let pairTicket = try await loginFailures.admit(throttleKey, tooMany: "failed logins")
         let addressTicket: RateTicket
-        switch try await addressLoginFailures.acquire(clientAddress) {
-        case .refused(let wait):
+        do {
+            addressTicket = try await addressLoginFailures.admit(clientAddress, tooMany: "failed logins from your network")
+        } catch {
             await loginFailures.cancel(pairTicket)
-            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many failed logins from your network; try again in \(wait) seconds.")
-        case .admitted(let ticket):
-            addressTicket = ticket
+            throw error
         }
         let account: Account?
         let matches: Bool
@@ -102,9 +95,7 @@ struct AccountService: Sendable {
     /// common is refused before anything is counted.
     func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
         try CommonPasswords.check(request.password)
-        if let wait = try await signUps.acquire(clientAddress).retryAfter {
-            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many sign-ups from your network; try again in \(wait) seconds.")
-        }
+        try await signUps.admit(clientAddress, tooMany: "sign-ups from your network")
         let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(request.password) }
         let account = try await accounts.createAccount(
             email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: hash, isAdmin: false)

@@ -21,11 +21,7 @@ struct NativeController: Sendable {
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
         let signUp = try SignUp.parse(try await RequestJSON.value(of: request))
         let session = try await accounts.signUp(signUp, clientAddress: context.clientAddress)
-        var response = try JSONResponse.make(
-            LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt),
-            status: .created)
-        response.setCookies(cookies.issue(sessionToken: session.token, lifetime: accounts.sessionLifetimeSeconds))
-        return response
+        return try cookies.loginAnswer(session, lifetime: accounts.sessionLifetimeSeconds, status: .created)
     }
 
     /// The caller's account and own location (or null), which shows to its owner even when an

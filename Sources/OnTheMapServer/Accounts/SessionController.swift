@@ -18,10 +18,7 @@ struct SessionController: Sendable {
     @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let credentials = try await Self.credentials(in: request)
         let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: context.clientAddress)
-        var response = try JSONResponse.make(
-            LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt))
-        response.setCookies(cookies.issue(sessionToken: session.token, lifetime: accounts.sessionLifetimeSeconds))
-        return response
+        return try cookies.loginAnswer(session, lifetime: accounts.sessionLifetimeSeconds)
     }
 
     /// Ends the caller's session, if any; always 200 with exactly `{"session": {…}}`. Any XSRF

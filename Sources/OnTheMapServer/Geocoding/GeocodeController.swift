@@ -18,9 +18,7 @@ struct GeocodeController: Sendable {
     }
 
     @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let wait = try await limiter.acquire(context.clientAddress).retryAfter {
-            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many geocoding requests; try again in \(wait) seconds.")
-        }
+        try await limiter.admit(context.clientAddress, tooMany: "geocoding requests")
         let (query, limit) = try Self.parameters(request.uri.query)
         let geocoder: Geocoder
         switch state.current {

@@ -16,6 +16,18 @@ protocol RateLimiter: Sendable {
     func reset(_ key: String) async
 }
 
+extension RateLimiter {
+    /// Counts one event for `key`, or refuses it with 429 and `Retry-After`: "Too many `what`; try
+    /// again in N seconds." The one road from a limiter to a refusal.
+    @discardableResult
+    func admit(_ key: String, tooMany what: String) async throws -> RateTicket {
+        switch try await acquire(key) {
+        case .admitted(let ticket): return ticket
+        case .refused(let wait): throw APIError.tooManyRequests(retryAfter: wait, message: "Too many \(what); try again in \(wait) seconds.")
+        }
+    }
+}
+
 enum RateDecision: Sendable {
     case admitted(RateTicket)
     case refused(retryAfter: Int)

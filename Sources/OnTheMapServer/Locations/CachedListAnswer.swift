@@ -14,17 +14,13 @@ struct CachedListAnswer {
     let body: ByteBuffer?
 
     init(_ entry: LatestListCache.Entry, acceptEncoding: String?, ifNoneMatch: String?) {
-        let gzippedBody = ResponseCompression.acceptsGzip(acceptEncoding) ? entry.gzipped : nil
-        let tag = gzippedBody != nil ? ResponseCompression.gzipETag(entry.etag) : entry.etag
-        self.tag = tag
-        gzipped = gzippedBody != nil
-        if ifNoneMatch?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
-            status = .notModified
-            body = nil
-        } else {
-            status = .ok
-            body = gzippedBody ?? entry.body
-        }
+        let representation = Representation(
+            etag: entry.etag, plain: entry.body, gzip: ResponseCompression.acceptsGzip(acceptEncoding) ? entry.gzipped : nil,
+            ifNoneMatch: ifNoneMatch)
+        tag = representation.tag
+        gzipped = representation.isGzip
+        status = representation.isCurrentAtClient ? .notModified : .ok
+        body = representation.isCurrentAtClient ? nil : representation.body
     }
 
     /// As the list handler's `JSONResponse.raw` sets them; the security headers come after.

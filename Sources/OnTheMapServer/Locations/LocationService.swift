@@ -96,9 +96,7 @@ struct LocationService: Sendable {
         case .accounts:
             throw APIError.loginRequired
         case .open:
-            if let wait = try await anonymousWrites.acquire(writer.clientAddress).retryAfter {
-                throw APIError.tooManyRequests(retryAfter: wait, message: "Too many writes from this address; try again in \(wait) seconds.")
-            }
+            try await anonymousWrites.admit(writer.clientAddress, tooMany: "writes from this address")
         }
     }
 

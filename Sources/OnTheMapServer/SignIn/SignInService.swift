@@ -32,9 +32,7 @@ struct SignInService: Sendable {
     /// A new login at the provider: where to send the browser, and the `state` to bind to it.
     func start(provider id: String, clientAddress: String) async throws -> (url: URL, state: String) {
         guard let client = clients[id] else { throw SignInFailure.unknownProvider }
-        if let wait = try await starts.acquire(clientAddress).retryAfter {
-            throw APIError.tooManyRequests(retryAfter: wait, message: "Too many sign-ins from your network; try again in \(wait) seconds.")
-        }
+        try await starts.admit(clientAddress, tooMany: "sign-ins from your network")
         let state = Identifiers.token()
         let nonce = Identifiers.token()
         let verifier = Identifiers.token()

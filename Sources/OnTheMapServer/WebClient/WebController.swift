@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OnTheMapModel
 
 /// Serves the web client: its own files at `/`, Leaflet under `/vendor/leaflet/`, and
 /// `/config.json` telling the client which map background the operator chose and which providers
@@ -46,18 +47,16 @@ struct WebController: Sendable {
     /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.
     /// `no-cache` makes browsers revalidate, so a new release is picked up at the next load.
     static func response(for asset: StaticAsset, request: Request) async -> Response {
-        let gzipped = ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? await asset.gzipped() : nil
-        let etag = gzipped != nil ? ResponseCompression.gzipETag(asset.etag) : asset.etag
-        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: etag, .cacheControl: "no-cache"]
+        let representation = Representation(
+            etag: asset.etag, plain: asset.body,
+            gzip: ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? await asset.gzipped() : nil,
+            ifNoneMatch: request.headers[.ifNoneMatch])
+        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: representation.tag, .cacheControl: "no-cache"]
         if asset.gzip != nil { headers[.vary] = "Accept-Encoding" }
-        let tags = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        if tags.contains(etag) || tags.contains("*") {
-            return Response(status: .notModified, headers: headers)
-        }
-        if gzipped != nil { headers[.contentEncoding] = "gzip" }
-        let body = gzipped ?? asset.body
-        headers[.contentLength] = String(body.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        if representation.isCurrentAtClient { return Response(status: .notModified, headers: headers) }
+        if representation.isGzip { headers[.contentEncoding] = "gzip" }
+        headers[.contentLength] = String(representation.body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: representation.body))
     }
 
     /// `{"signIn": [{"id", "name", "start"}], "tiles": {"url", "attribution"}}`, with `"tiles": null` for
@@ -75,9 +74,7 @@ struct WebController: Sendable {
                 try container.encode(tiles, forKey: .tiles)
             }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Body(
+        return try JSONWire.encoder().encode(Body(
             signIn: signInProviders.map { .init(id: $0.id, name: $0.displayName, start: "/v1/oidc/\($0.id)/start") },
             tiles: settings.tiles.map { .init(url: $0.urlTemplate, attribution: $0.attribution) }))
     }

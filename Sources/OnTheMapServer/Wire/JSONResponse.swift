@@ -4,13 +4,8 @@ import OnTheMapModel
 
 /// Builds JSON responses, with the Udacity prefix when the family wants it.
 enum JSONResponse {
-    /// One encoder configuration for every response: links stay readable (`https://`, not `https:\/\/`)
-    /// and keys come in a stable order, so identical data always gives identical bytes (and ETags).
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }
+    /// The one JSON configuration (`JSONWire`).
+    static func encoder() -> JSONEncoder { JSONWire.encoder() }
 
     /// Encodes `value` (the Udacity family's group adds its prefix).
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
