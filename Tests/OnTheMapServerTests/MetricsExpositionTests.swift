@@ -3,7 +3,7 @@ import Testing
 @testable import OnTheMapServer
 
 /// The Prometheus text of `/metrics`: every metric explained by its catalogue entry, durations in
-/// the buckets that suit them. (scripts/metrics-test.sh checks the live server's counters.)
+/// the buckets that suit them. (scripts/test/metrics-test.sh checks the live server's counters.)
 @Suite struct MetricsExpositionTests {
     @Test func metricsCarryTheirCatalogueHelp() {
         let exposition = PrometheusExposition()

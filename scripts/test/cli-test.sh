@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Drives the real `onthemap` binary: flags and environment variables, error messages and exit codes,
+# the user subcommands, and the README's curl walkthrough word for word against a live server.
+#   scripts/test/cli-test.sh path/to/onthemap
+set -uo pipefail
+
+binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+readme="$(cd "$(dirname "$0")/../.." && pwd)/README.md"
+work="$(mktemp -d)"
+source "$(dirname "$0")/test-helpers.sh"
+
+cleanup() {
+    for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# expect_failure NAME PATTERN CMD...: CMD must exit non-zero and print a line matching PATTERN.
+expect_failure() {
+    local name="$1" pattern="$2"; shift 2
+    local output status
+    output="$("$@" 2>&1 </dev/null)"; status=$?
+    if [ "$status" -ne 0 ] && grep -qE -- "$pattern" <<<"$output"; then pass "$name"; else fail "$name (exit $status)" "$output"; fi
+}
+
+# expect_success NAME PATTERN CMD...: CMD must exit 0 and print a line matching PATTERN.
+expect_success() {
+    local name="$1" pattern="$2"; shift 2
+    local output status
+    output="$("$@" 2>&1)"; status=$?
+    if [ "$status" -eq 0 ] && grep -qE -- "$pattern" <<<"$output"; then pass "$name"; else fail "$name (exit $status)" "$output"; fi
+}
+
+# stop_last_server: SIGTERM must shut the server down gracefully, with exit status 0.
+stop_last_server() {
+    local pid="${server_pids[-1]}" status
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; status=$?
+    unset 'server_pids[-1]'
+    [ "$status" -eq 0 ] && pass "SIGTERM stops the server cleanly" || fail "SIGTERM stops the server cleanly (exit $status)"
+}
+
+cd "$work"
+echo "onthemap CLI tests"
+
+expect_success "--help lists the subcommands" "serve.*|user" "$binary" --help
+expect_success "serve --help documents every flag" "--public-url" "$binary" serve --help
+expect_success "user add --help says the password comes from stdin" "standard input" "$binary" user add --help
+expect_failure "a bad --port is refused with a clear error" "--port must be a port number" "$binary" serve --port abc
+expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must be accounts or open" env ONTHEMAP_WRITES=maybe "$binary" serve
+expect_failure "a bad --public-url is refused" "--public-url must be an origin" "$binary" serve --public-url "ftp://x"
+expect_failure "a bad ONTHEMAP_SESSION_DAYS is refused" "ONTHEMAP_SESSION_DAYS must be a whole number of days" env ONTHEMAP_SESSION_DAYS=0 "$binary" serve
+expect_failure "a bad --geocoder-upstream is refused" "--geocoder-upstream must be an http or https URL" "$binary" serve --geocoder-upstream ftp://example.org
+expect_failure "--tiles-url needs --tiles-attribution" "needs its partner" "$binary" serve --tiles-url "https://tile.example.org/{z}/{x}/{y}.png"
+expect_failure "a tiles URL without {z}/{x}/{y} is refused" "--tiles-url must be an http.s. URL template" "$binary" serve --tiles-url "https://tile.example.org/tile.png" --tiles-attribution "© Example"
+expect_failure "a missing Leaflet names the Debian packages" "install Debian's libjs-leaflet" "$binary" serve --leaflet-dir "$work/no-leaflet" --database "$work/leaflet.sqlite" --port 0
+expect_failure "a bad --database-readers is refused" "--database-readers must be a whole number from 1 to 64" "$binary" serve --database-readers 0
+expect_failure "a bad ONTHEMAP_READ_BUDGET_MS names the variable" "ONTHEMAP_READ_BUDGET_MS must be a whole number of milliseconds" env ONTHEMAP_READ_BUDGET_MS=soon "$binary" serve
+expect_failure "a bad --expensive-queries is refused" "--expensive-queries must be a whole number from 1 to 64" "$binary" serve --expensive-queries 0
+expect_failure "a bad ONTHEMAP_WRITE_QUEUE names the variable" "ONTHEMAP_WRITE_QUEUE must be a whole number" env ONTHEMAP_WRITE_QUEUE=lots "$binary" serve
+expect_failure "a bad --max-skip is refused" "--max-skip must be a whole number" "$binary" serve --max-skip many
+expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
+expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve
+expect_failure "a bad --log-format is refused" "--log-format must be text or json" "$binary" serve --log-format xml
+expect_failure "an unknown flag is refused" "Unknown option" "$binary" serve --colour
+expect_failure "a database in a missing folder is refused" "cannot open database .*does not exist" "$binary" serve --database "$work/missing/db.sqlite"
+printf 'this is not a database, just text that is long enough to fill a page header' >"$work/garbage.sqlite"
+expect_failure "a file that is not a database is refused" "cannot open database" "$binary" serve --database "$work/garbage.sqlite"
+
+# The offline geocoder, with no server and no database.
+expect_success "geocode prints the best answer for a person" "Paris, TX → Paris, Texas, United States .* city" "$binary" geocode "Paris, TX"
+expect_success "geocode says when nothing matches" "asdf → no match" "$binary" geocode asdf
+expect_failure "geocode needs a query" "at least one query" "$binary" geocode
+printf 'Seattle, WA\n\n  Paris  \nasdf\nnear Toronto\n' | "$binary" geocode --jsonl >"$work/geo.jsonl" 2>"$work/geo.err"
+if [ "$(wc -l <"$work/geo.jsonl")" -eq 5 ] \
+    && [ "$(jq -r '.result.name' <(sed -n 1p "$work/geo.jsonl"))" = "Seattle, Washington, United States" ] \
+    && [ "$(sed -n 2p "$work/geo.jsonl")" = '{"doubts":[],"query":"","result":null}' ] \
+    && [ "$(jq -r '.query' <(sed -n 3p "$work/geo.jsonl"))" = "  Paris  " ] \
+    && [ "$(jq -c '.result' <(sed -n 4p "$work/geo.jsonl"))" = "null" ] \
+    && [ "$(jq -c '.doubts' <(sed -n 5p "$work/geo.jsonl"))" = '["context"]' ]; then
+    pass "geocode --jsonl keeps every line as written, empty ones included, and says why an answer is less sure"
+else
+    fail "geocode --jsonl" "$(cat "$work/geo.jsonl" "$work/geo.err")"
+fi
+
+# Users.
+echo "secret-password-1" | "$binary" user add --email Ada@Example.com --first Ada --last Lovelace --database "$work/users.sqlite" >"$work/add.out" 2>&1 \
+    && grep -q "Added ada@example.com with key [0-9]\{10\}" "$work/add.out" && pass "user add reads the password from stdin" || fail "user add" "$(cat "$work/add.out")"
+expect_failure "user add refuses a duplicate email" "already exists" bash -c "echo other-password | '$binary' user add --email ada@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "user add refuses a short password" "at least 8" bash -c "echo short | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "user add refuses a common password" "most common passwords" bash -c "echo Password123 | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+echo "admin-password-1" | "$binary" user add --email root@example.com --first Root --last Admin --admin --database "$work/users.sqlite" >/dev/null 2>&1
+expect_success "user list shows accounts and the admin flag" "root@example.com.*Root Admin.*yes" "$binary" user list --database "$work/users.sqlite"
+expect_success "ONTHEMAP_DATABASE is read too" "ada@example.com" env ONTHEMAP_DATABASE="$work/users.sqlite" "$binary" user list
+expect_failure "user remove needs --email or --key" "exactly one of --email or --key" "$binary" user remove --database "$work/users.sqlite"
+
+# A live server on the users database: the CLI's account logs in.
+start_server "$work/users.log" --database "$work/users.sqlite" || exit 1
+ready=""
+# A debug build loads the gazetteer in about 10 s (a release build in under one); allow a minute.
+for _ in $(seq 1 600); do
+    ready="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")"
+    [ "$ready" = "200" ] && break
+    sleep 0.1
+done
+[ "$ready" = "200" ] && pass "/readyz turns ready once the geocoder has loaded" || fail "/readyz after start: $ready"
+grep -q "Web app: open http://127.0.0.1:$port/ in a browser" "$work/users.log" && pass "the log says where to open the web app" || fail "web app line in the log" "$(cat "$work/users.log")"
+page="$(curl -s "http://127.0.0.1:$port/")"
+grep -q "<title>On The Map</title>" <<<"$page" && pass "the web app is served at /" || fail "GET /" "$page"
+geocoded="$(curl -s "http://127.0.0.1:$port/v1/geocode?q=M%C3%BCnchen")"
+[ "$(jq -r '.results[0].name' <<<"$geocoded")" = "Munich, Bavaria, Germany" ] && pass "/v1/geocode answers on a live server" || fail "/v1/geocode" "$geocoded"
+login="$(curl -s -X POST "http://127.0.0.1:$port/v1/session" -d '{"udacity": {"username": "ada@example.com", "password": "secret-password-1"}}')"
+grep -q '"registered":true' <<<"$login" && pass "an account added by the CLI logs in over HTTP" || fail "CLI account login" "$login"
+token="$(grep -oE '[0-9a-f]{64}' <<<"$login" | head -1)"
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/users/$token"
+curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/me"
+sleep 0.2
+grep -q '/v1/users/\[redacted\]' "$work/users.log" && [ -n "$token" ] && ! grep -q "$token" "$work/users.log" \
+    && pass "the request log names no session id" || fail "session id in the log" "$(grep -c "$token" "$work/users.log")"
+expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"
+stop_last_server
+expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
+expect_failure "user remove of a missing account fails" "no account with email" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"
+
+# --log-format json: every line a JSON object; a request's line has its method, redacted path,
+# status and time, and nothing that grants access.
+ONTHEMAP_LOG_FORMAT=json start_server "$work/json.log" --database "$work/json.sqlite" || exit 1
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/users/0123456789abcdef0123456789abcdef"
+curl -s -o /dev/null "http://127.0.0.1:$port/v1/StudentLocation"
+stop_last_server
+if ! jq -e . "$work/json.log" >/dev/null 2>&1; then
+    fail "--log-format json: a line is not JSON" "$(head -5 "$work/json.log")"
+elif [ "$(jq -r 'select(.message == "Request" and .["hb.request.path"] == "/v1/StudentLocation") | [.level, .["hb.request.method"], .status, (.ms | tonumber >= 0), (.time | test("^20..-..-..T..:..:..[.]...Z$"))] | map(tostring) | join(" ")' "$work/json.log")" = "info GET 200 true true" ] \
+    && jq -s -e 'any(.[]; .message == "Request" and (.["hb.request.path"] | startswith("/v1/users/[redacted]")))' "$work/json.log" >/dev/null \
+    && ! grep -q 0123456789abcdef0123456789abcdef "$work/json.log"; then
+    pass "--log-format json writes one JSON object a line, requests with method, redacted path, status and ms"
+else
+    fail "--log-format json request lines" "$(grep Request "$work/json.log" | head -3)"
+fi
+
+# Environment variables configure serve; open mode warns at start.
+ONTHEMAP_WRITES=open ONTHEMAP_SESSION_DAYS=2 start_server "$work/open.log" --database "$work/open.sqlite" || exit 1
+grep -q "Write mode is OPEN" "$work/open.log" && pass "open mode logs a warning at start" || fail "open mode warning" "$(cat "$work/open.log")"
+login="$(curl -s -X POST "http://127.0.0.1:$port/v1/accounts" -d '{"email": "e@example.com", "password": "password-e", "firstName": "E", "lastName": "F"}')"
+expires="$(jq -r .session.expiration <<<"$login")"
+[[ "$expires" == "$(date -u -d '+2 days' +%Y-%m-%d)"* ]] && pass "ONTHEMAP_SESSION_DAYS sets the session lifetime" || fail "session lifetime from env: $expires"
+anonymous="$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+    -d '{"uniqueKey": "1", "firstName": "A", "lastName": "B", "mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}')"
+[ "$anonymous" = "200" ] && pass "ONTHEMAP_WRITES=open lets an anonymous client post" || fail "anonymous post in open mode: $anonymous"
+# The live map: a post through HTTP and a deletion by the CLI (another process) reach an open
+# stream, and SIGTERM ends the stream rather than waiting for it.
+curl -sN --max-time 60 "http://127.0.0.1:$port/v1/StudentLocation/events" >"$work/stream.txt" & stream_pid=$!
+sleep 0.5
+token="$(jq -r .session.id <<<"$login")"
+curl -s -o /dev/null -X POST "http://127.0.0.1:$port/v1/StudentLocation" -H "Authorization: Bearer $token" \
+    -d '{"mapString": "Bergen", "mediaURL": "https://example.com", "latitude": 60.4, "longitude": 5.3}'
+"$binary" user remove --email e@example.com --database "$work/open.sqlite" >/dev/null 2>&1
+for _ in $(seq 1 50); do grep -q "event: deleted" "$work/stream.txt" && break; sleep 0.1; done
+grep -q '"mapString":"Bergen"' "$work/stream.txt" && grep -q "event: deleted" "$work/stream.txt" \
+    && pass "the live stream shows a post and a deletion made by the CLI" || fail "live stream" "$(cat "$work/stream.txt")"
+started="$(date +%s%N)"
+stop_last_server
+wait "$stream_pid"; stream_status=$?
+elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+[ "$stream_status" -eq 0 ] && [ "$elapsed_ms" -lt 5000 ] && pass "SIGTERM ends open live streams at once (${elapsed_ms} ms)" \
+    || fail "live stream at shutdown: curl exit $stream_status after ${elapsed_ms} ms"
+[ -s "$work/open.sqlite" ] && pass "the SQLite file is written" || fail "the SQLite file is written"
+
+# Crashes mid-write are tested by scripts/test/crash-test.sh.
+
+# The README walkthrough, word for word, against a fresh server; only the port differs.
+start_server "$work/walkthrough.log" --database "$work/walkthrough.sqlite" || exit 1
+awk '/<!-- walkthrough:start -->/{on=1; next} /<!-- walkthrough:end -->/{on=0} on && !/^```/' "$readme" \
+    | sed "s#http://127.0.0.1:8080#http://127.0.0.1:$port#g" >"$work/walkthrough.sh"
+if [ "$(grep -c curl "$work/walkthrough.sh")" -lt 6 ]; then
+    fail "the README walkthrough was found" "$(cat "$work/walkthrough.sh")"
+elif (cd "$work" && bash -euo pipefail "$work/walkthrough.sh") >"$work/walkthrough.out" 2>&1; then
+    pass "the README walkthrough runs as written"
+else
+    fail "the README walkthrough runs as written" "$(tail -20 "$work/walkthrough.out")"
+fi
+stop_last_server
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,142 @@
+"""Three On The Map instances on one PostgreSQL behind nginx (started by scripts/test/cluster-test.sh).
+
+Each check prints `ok` or `FAIL` with what it saw; the exit status is the number of failures.
+"""
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from cluster_client import EventStream, call, check, failures, newest, post, sign_up, PASSWORD
+
+NGINX = os.environ["CLUSTER_NGINX"]
+INSTANCES = os.environ["CLUSTER_INSTANCES"].split()
+PIDS = [int(pid) for pid in os.environ["CLUSTER_PIDS"].split()]
+DATABASE = os.environ["CLUSTER_DATABASE"]
+
+
+def test_accounts_posts_and_lists_across_instances():
+    email, _ = sign_up(INSTANCES[0], "Ada")
+    status, body = call(INSTANCES[1], "POST", "/v1/session", {"udacity": {"username": email, "password": PASSWORD}})
+    check("an account made on one instance logs in on another", status == 200, f"{status} {body}")
+    token = body["session"]["id"]
+    status, body = post(INSTANCES[2], token, "Oslo, Norway")
+    check("its session posts through a third", status == 200, f"{status} {body}")
+    object_id = body["objectId"]
+    immediate = [newest(base) == object_id for base in INSTANCES + [NGINX]]
+    deadline = time.monotonic() + 1
+    while not all(immediate) and time.monotonic() < deadline:
+        immediate = [shown or newest(base) == object_id for shown, base in zip(immediate, INSTANCES + [NGINX])]
+    check("the latest list through every instance and nginx shows the post (within 1 s of its commit)", all(immediate), str(immediate))
+
+
+def test_limits_count_across_instances():
+    statuses = []
+    for attempt in range(7):
+        status, _ = call(INSTANCES[attempt % 3], "POST", "/v1/session",
+                         {"udacity": {"username": f"nobody{attempt}@example.com", "password": "wrong password"}},
+                         headers={"X-Forwarded-For": "203.0.113.7"})
+        statuses.append(status)
+    check("6 failed logins from one address over three instances, then 429 on any", statuses == [403] * 6 + [429], str(statuses))
+    statuses = [call(NGINX, "POST", "/v1/session", {"udacity": {"username": f"x{n}@example.com", "password": "wrong"}})[0] for n in range(7)]
+    check("the same through nginx round-robin", statuses == [403] * 6 + [429], str(statuses))
+
+
+def test_live_stream_across_instances_and_after_a_reconnect():
+    stream = EventStream(INSTANCES[0])
+    ready = stream.next("ready")
+    check("a stream on instance 1 opens with ready", stream.status == 200 and ready is not None, str(ready))
+    _, token = sign_up(INSTANCES[1], "Grace")
+    delays = []
+    last_seen = ready["id"] if ready else "0"
+    for place in ("Lima, Peru", "Quito, Ecuador", "Bogotá, Colombia"):
+        sent = time.monotonic()
+        post(INSTANCES[2], token, place)
+        event = stream.next("updated" if delays else "created")
+        if event is None or json.loads(event["data"]).get("mapString") != place:
+            delays.append(None)
+        else:
+            delays.append(event["at"] - sent)
+            last_seen = event["id"]
+    check("posts through instance 3 reach the stream on instance 1 within 1 s",
+          all(delay is not None and delay < 1 for delay in delays), f"delays {delays}")
+    # The client drops (sleep, a lost network) after its last event; others post meanwhile.
+    stream.close()
+    missed = []
+    for name in ("Hedy", "Katherine", "Dorothy"):
+        _, other = sign_up(NGINX, name)
+        _, body = post(INSTANCES[1], other, f"{name}ville")
+        missed.append(body["objectId"])
+    resumed = EventStream(INSTANCES[2], last_event_id=last_seen)
+    names, ids = [], []
+    while True:
+        event = resumed.next(timeout=10)
+        if event is None or event["event"] == "ready":
+            break
+        names.append(event["event"])
+        ids.append(json.loads(event["data"])["objectId"])
+    check("a reconnect to instance 3 with Last-Event-ID gets exactly what it missed",
+          ids == missed and names == ["created"] * 3, f"{names} {ids} expected {missed}")
+    resumed.close()
+    through_nginx = EventStream(NGINX)
+    through_nginx.next("ready")
+    sent = time.monotonic()
+    post(INSTANCES[0], token, "Santiago, Chile")
+    event = through_nginx.next("updated")
+    check("the stream passes through nginx unbuffered", event is not None and event["at"] - sent < 1,
+          "no event" if event is None else f"{event['at'] - sent:.3f} s")
+    through_nginx.close()
+
+
+def test_kill_9_under_write_load_loses_no_acknowledged_write():
+    writers = [sign_up(NGINX, f"Writer{n}")[1] for n in range(8)]
+    acknowledged = []
+    lock = threading.Lock()
+    stop = threading.Event()
+    after_kill = [0]
+    killed_at = [None]
+
+    def write(index, token):
+        attempt = 0
+        while not stop.is_set():
+            attempt += 1
+            place = f"w{index}-{attempt}"
+            status, body = post(NGINX, token, place, latitude=index, longitude=attempt % 180)
+            if status == 200:
+                with lock:
+                    acknowledged.append((body["objectId"], place))
+                    if killed_at[0] is not None:
+                        after_kill[0] += 1
+
+    threads = [threading.Thread(target=write, args=(index, token)) for index, token in enumerate(writers)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.5)
+    os.kill(PIDS[1], signal.SIGKILL)
+    killed_at[0] = time.monotonic()
+    time.sleep(2.5)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    payloads = subprocess.run(["psql", DATABASE, "--tuples-only", "--no-align", "--command",
+                               "SELECT payload FROM location_events WHERE payload IS NOT NULL"],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    recorded = {(event["objectId"], event["mapString"]) for event in map(json.loads, payloads)}
+    lost = [write for write in acknowledged if write not in recorded]
+    check(f"kill -9 of one instance under load: all {len(acknowledged)} acknowledged writes are in the database",
+          acknowledged and not lost, f"lost {lost[:5]}")
+    check(f"the other instances keep serving ({after_kill[0]} writes acknowledged after the kill)", after_kill[0] > 20)
+    statuses = [call(base, "GET", "/v1/StudentLocation")[0] for base in (INSTANCES[0], INSTANCES[2], NGINX)]
+    check("reads through the survivors and nginx answer", statuses == [200, 200, 200], str(statuses))
+
+
+if __name__ == "__main__":
+    print("cluster: 3 instances, one PostgreSQL, nginx")
+    test_accounts_posts_and_lists_across_instances()
+    test_limits_count_across_instances()
+    test_live_stream_across_instances_and_after_a_reconnect()
+    test_kill_9_under_write_load_loses_no_acknowledged_write()
+    print(f"cluster: {'all passed' if failures() == 0 else f'{failures()} failed'}")
+    raise SystemExit(min(failures(), 100))

@@ -1,0 +1,191 @@
+"""Upgrades without a failed request (issue 26, item 4), started by scripts/test/cluster-test.sh.
+
+deploy/rolling-restart.sh restarts the three instances one at a time, as an operator upgrading
+them would, while 8 students overwrite their pins, 8 readers page the list and 3 live-map clients
+follow the stream, all through nginx with the deploy/ snippets. Every request must succeed; every
+stream must see every acknowledged write exactly once, in order, each of its ends announced with
+`reconnect`; the database must hold every acknowledged write.
+"""
+import http.client
+import json
+import os
+import subprocess
+import threading
+import time
+
+from cluster_client import call, check, failures, post, sign_up
+
+NGINX = os.environ["CLUSTER_NGINX"]
+PORTS = os.environ["CLUSTER_PORTS"].split()
+RESTART = os.environ["CLUSTER_RESTART"]
+# The project root: this file is in scripts/test/cluster/.
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+# Students, not a benchmark: each client waits a little between requests, so that the restarted
+# instances (a debug build on two shared cores) load their geocoder in seconds, not a minute.
+PAUSE = 0.1
+READS = ["/v1/StudentLocation", "/v1/StudentLocation?limit=20&order=-updatedAt", "/parse/classes/StudentLocation?limit=10&skip=5"]
+
+
+class ResumingStream(threading.Thread):
+    """A live-map client as the web client is one: when its stream ends it opens a new one through
+    nginx at once, with the last id it saw as `Last-Event-ID`."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.changes = []  # (id, event name, data) of created/updated/deleted, in arrival order
+        self.last_id = None
+        self.ends = {"reconnect": 0, "abrupt": 0}
+        self.reloads = 0
+        self.refusals = []
+        self.stopping = threading.Event()
+        self.connection = None
+
+    def run(self):
+        while not self.stopping.is_set():
+            try:
+                self.follow_one_stream()
+            except (OSError, http.client.HTTPException, ValueError, AttributeError) as error:
+                if not self.stopping.is_set():
+                    self.refusals.append(f"{type(error).__name__}: {error}")
+                    time.sleep(0.2)
+
+    def follow_one_stream(self):
+        host, port = NGINX.removeprefix("http://").split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        headers = {"Accept": "text/event-stream"}
+        if self.last_id is not None:
+            headers["Last-Event-ID"] = self.last_id
+        self.connection.request("GET", "/v1/StudentLocation/events", headers=headers)
+        response = self.connection.getresponse()
+        if response.status != 200:
+            self.refusals.append(f"{response.status} {response.read()[:200]!r}")
+            time.sleep(0.5)
+            return
+        event, announced = {}, False
+        while True:
+            line = response.readline()
+            if not line:
+                break
+            line = line.decode("utf-8").rstrip("\n")
+            if line:
+                if not line.startswith(":"):
+                    field, _, value = line.partition(":")
+                    event[field] = value.removeprefix(" ")
+                continue
+            if "id" in event:
+                self.last_id = event["id"]
+            name = event.get("event")
+            if name in ("created", "updated", "deleted"):
+                self.changes.append((int(event["id"]), name, json.loads(event["data"])))
+            elif name == "reconnect":
+                announced = True
+            elif name == "reload":
+                self.reloads += 1
+            event = {}
+        self.connection.close()
+        if not self.stopping.is_set():
+            self.ends["reconnect" if announced else "abrupt"] += 1
+
+    def stop(self):
+        self.stopping.set()
+        if self.connection is not None:
+            self.connection.close()
+
+
+def test_a_rolling_restart_under_load_fails_no_request():
+    writers = [sign_up(NGINX, f"Roller{n}")[1] for n in range(8)]
+    streams = [ResumingStream() for _ in range(3)]
+    for stream in streams:
+        stream.start()
+    deadline = time.monotonic() + 10
+    while any(stream.last_id is None for stream in streams) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    check("three live streams are open through nginx", all(stream.last_id is not None for stream in streams))
+
+    lock = threading.Lock()
+    acknowledged, failed, answered = [], [], [0]
+    stop = threading.Event()
+
+    def record(what, status, body):
+        with lock:
+            answered[0] += 1
+            if status not in (200, 201):
+                failed.append(f"{what}: {status} {str(body)[:160]}")
+
+    def write(index, token):
+        attempt = 0
+        while not stop.is_set():
+            attempt += 1
+            place = f"roll{index}-{attempt}"
+            status, body = post(NGINX, token, place, latitude=index, longitude=attempt % 180)
+            record(f"POST {place}", status, body)
+            if status == 200:
+                with lock:
+                    acknowledged.append((index, body["objectId"], place))
+            time.sleep(PAUSE)
+
+    def read(index):
+        turn = index
+        while not stop.is_set():
+            path = READS[turn % len(READS)]
+            turn += 1
+            status, body = call(NGINX, "GET", path)
+            record(f"GET {path}", status, body)
+            time.sleep(PAUSE)
+
+    threads = [threading.Thread(target=write, args=(index, token)) for index, token in enumerate(writers)]
+    threads += [threading.Thread(target=read, args=(index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2)
+    started = time.monotonic()
+    environment = dict(os.environ, ONTHEMAP_RESTART=RESTART)
+    rolling = subprocess.run([os.path.join(ROOT, "deploy", "rolling-restart.sh"), *PORTS], env=environment,
+                             capture_output=True, text=True, timeout=600)
+    took = time.monotonic() - started
+    time.sleep(2)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    print("      " + "\n      ".join(rolling.stdout.strip().splitlines()))
+    check(f"deploy/rolling-restart.sh restarted the 3 instances one at a time ({took:.1f} s)", rolling.returncode == 0,
+          rolling.stdout + rolling.stderr)
+    check(f"0 of {answered[0]} requests through nginx failed ({len(acknowledged)} writes acknowledged)",
+          not failed and len(acknowledged) > 50, f"{len(failed)} failed: {failed[:5]}")
+
+    # Every stream gets every acknowledged write once, in id order.
+    wanted = {(object_id, place) for _, object_id, place in acknowledged}
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if all(wanted <= {(data.get("objectId"), data.get("mapString")) for _, _, data in stream.changes} for stream in streams):
+            break
+        time.sleep(0.2)
+    for stream in streams:
+        stream.stop()
+    for number, stream in enumerate(streams, 1):
+        seen = {(data.get("objectId"), data.get("mapString")) for _, _, data in stream.changes}
+        ids = [event_id for event_id, _, _ in stream.changes]
+        missing = wanted - seen
+        check(f"stream {number} saw all {len(wanted)} acknowledged writes across {sum(stream.ends.values())} restarts of its instance",
+              not missing and stream.reloads == 0, f"missing {len(missing)}: {sorted(missing)[:3]}; reloads {stream.reloads}")
+        check(f"stream {number} saw no event twice and none out of order ({len(ids)} events)",
+              ids == sorted(set(ids)), f"{len(ids) - len(set(ids))} repeated")
+        check(f"stream {number}: each end was announced with `reconnect`, each reopening answered 200",
+              stream.ends["abrupt"] == 0 and stream.ends["reconnect"] >= 1 and not stream.refusals,
+              f"ends {stream.ends}, refusals {stream.refusals[:3]}")
+
+    # The database holds each student's last acknowledged write.
+    last = {}
+    for index, object_id, place in acknowledged:
+        last[index] = (object_id, place)
+    status, body = call(NGINX, "GET", "/v1/StudentLocation?limit=1000")
+    shown = {(row["objectId"], row["mapString"]) for row in body["results"]} if status == 200 else set()
+    check("every student's pin shows their last acknowledged write", set(last.values()) <= shown,
+          f"not shown: {sorted(set(last.values()) - shown)[:3]}")
+
+
+if __name__ == "__main__":
+    print("rolling restart: 3 instances behind nginx, restarted one at a time under load")
+    test_a_rolling_restart_under_load_fails_no_request()
+    print(f"rolling restart: {'all passed' if failures() == 0 else f'{failures()} failed'}")
+    raise SystemExit(min(failures(), 100))
