@@ -19,6 +19,15 @@ struct MetricsOptions: ParsableArguments {
             }
     }
 
+    /// Refuses a metrics address the server itself listens on: both listeners would want it.
+    func checkApart(fromServerAt host: String, port: Int) throws {
+        guard let metrics = try listenAddress(), metrics.port == port, port != 0 else { return }
+        let wildcards: Set<String> = ["0.0.0.0", "::", ""]
+        guard metrics.host == host || wildcards.contains(metrics.host) || wildcards.contains(host) else { return }
+        throw ValidationError(
+            "--metrics-address \(metrics.host):\(metrics.port) is the server's own address (--host \(host) --port \(port)): give metrics a port of their own, e.g. \(metrics.host):9464.")
+    }
+
     /// `host:port`, `[v6 address]:port` or `:port` (this machine only).
     static func parse(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }

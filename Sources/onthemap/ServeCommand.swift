@@ -115,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Bad flags and variables are reported before anything starts, with this command's usage.
     func validate() throws {
-        _ = try makeConfiguration()
+        let configuration = try makeConfiguration()
+        try metrics.checkApart(fromServerAt: configuration.host, port: configuration.port)
         try database.validate()
         _ = try logLevelSetting()
         _ = try logFormatSetting()
@@ -265,8 +266,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.geocoderUpstream = upstream.isEmpty ? nil : upstream
         configuration.webClient = try webClientSettings()
         configuration.signInProviders = try signIn.signInProviders()
-        if !configuration.signInProviders.isEmpty, configuration.publicURL == nil {
-            throw ValidationError("--oidc-provider needs --public-url: each provider sends students back to PUBLIC_URL/v1/oidc/ID/callback.")
+        do {
+            try configuration.check()
+        } catch {
+            throw ValidationError(error.description)
         }
         return configuration
     }

@@ -42,15 +42,14 @@ struct UserCommand: AsyncParsableCommand {
             let signUp: SignUp
             do {
                 signUp = try SignUp(email: email, password: password, firstName: first, lastName: last)
-                try CommonPasswords.check(signUp.password)
             } catch {
                 throw CommandFailure(error.message)
             }
-            let hash = try await BcryptPasswordHasher(cost: 12).hash(signUp.password)
             let account = try await UserCommand.withStore(database) { store in
                 do {
-                    return try await store.createAccount(
-                        email: signUp.email, firstName: signUp.firstName, lastName: signUp.lastName, passwordHash: hash, isAdmin: admin)
+                    return try await AccountCreation.add(signUp, isAdmin: admin, to: store)
+                } catch let error as APIError {
+                    throw CommandFailure(error.message)
                 } catch StoreError.emailTaken {
                     throw CommandFailure("an account with email \(signUp.email) already exists.")
                 }

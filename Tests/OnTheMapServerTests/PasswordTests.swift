@@ -56,6 +56,24 @@ import Testing
         }
     }
 
+    /// Issue 28, item 8 (NIST SP 800-63B 3.1.1.2): repetitive and sequential passwords are refused
+    /// too, wherever a password is chosen.
+    @Test(arguments: ["zzzzzzzzzzzz", "ŻŻŻŻŻŻŻŻŻŻŻŻ", "xyxyxyxyxyxy", "pqrpqrpqrpqr", "lmnopqrstuvw", "98765432", "5678mnop", "qqqqqqqq7777"])
+    func aRepetitiveOrSequentialPasswordIsRefusedAtSignUp(password: String) async throws {
+        try await TestServer.run { server in
+            let before = try await server.snapshot()
+            let response = try await server.send(.post, "/v1/accounts", body: signUpBody("runs@example.com", password))
+            #expect(response.status == .badRequest, "\(response.text)")
+            #expect(response.text.contains("repeated or consecutive characters"))
+            #expect(try await server.snapshot() == before)
+        }
+    }
+
+    @Test(arguments: ["correct horse", "abcd-wxyz-1234", "Zq9!Zq9!", "aaaa bbbb cccc", "stuv wxyz"])
+    func passwordsWithMoreThanTwoRunsAreNotRepetitive(password: String) {
+        #expect(!PasswordRules.isRepetitiveOrSequential(Array(password.lowercased().unicodeScalars)))
+    }
+
     @Test func aHashFromBeforeTheSchemeStillWorksAndIsReplacedAtLogin() async throws {
         try await TestServer.run { server in
             let legacy = Bcrypt.hash("legacy password", cost: 4)

@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func providersNeedThePublicURL() async throws {
-        await #expect(throws: SignInSetupError.self) {
+        await #expect(throws: ConfigurationError.self) {
             try await TestServer.run(configure: { $0.signInProviders = [Self.school] }) { _ in }
         }
     }

@@ -88,6 +88,8 @@ echo "secret-password-1" | "$binary" user add --email Ada@Example.com --first Ad
 expect_failure "user add refuses a duplicate email" "already exists" bash -c "echo other-password | '$binary' user add --email ada@example.com --first A --last B --database '$work/users.sqlite'"
 expect_failure "user add refuses a short password" "at least 8" bash -c "echo short | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
 expect_failure "user add refuses a common password" "most common passwords" bash -c "echo Password123 | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "user add refuses a repetitive password, as sign-up does" "repeated or consecutive" bash -c "echo zzzzzzzzzzzz | '$binary' user add --email b@example.com --first A --last B --database '$work/users.sqlite'"
+expect_failure "serve refuses metrics on its own port" "give metrics a port of their own" "$binary" serve --port 18999 --metrics-address 127.0.0.1:18999
 echo "admin-password-1" | "$binary" user add --email root@example.com --first Root --last Admin --admin --database "$work/users.sqlite" >/dev/null 2>&1
 expect_success "user list shows accounts and the admin flag" "root@example.com.*Root Admin.*yes" "$binary" user list --database "$work/users.sqlite"
 expect_success "ONTHEMAP_DATABASE is read too" "ada@example.com" env ONTHEMAP_DATABASE="$work/users.sqlite" "$binary" user list

@@ -94,11 +94,11 @@ struct AccountService: Sendable {
     /// Creates an account and logs it in; limited per client address. A password among the most
     /// common is refused before anything is counted.
     func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
-        try CommonPasswords.check(request.password)
+        try PasswordRules.check(request.password)
         try await signUps.admit(clientAddress, tooMany: "sign-ups from your network")
-        let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(request.password) }
-        let account = try await accounts.createAccount(
-            email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: hash, isAdmin: false)
+        let account = try await AccountCreation.create(request, isAdmin: false, in: accounts) { [hashing, hasher] password in
+            try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
+        }
         return try await startSession(for: account)
     }
 
@@ -106,7 +106,7 @@ struct AccountService: Sendable {
     /// The same password rules as sign-up.
     func resetPassword(token: String, password rawPassword: String, resets: any ModerationStore, clientAddress: String) async throws {
         let password = try Validation.password(rawPassword)
-        try CommonPasswords.check(password)
+        try PasswordRules.check(password)
         let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
         guard try await resets.redeemPasswordReset(tokenHash: SessionToken.hash(token), newPasswordHash: hash, now: WallClock.nowMillis()) != nil else {
             throw APIError.validation("token", "This link has expired or was already used: ask an admin of the map for a new one.")

@@ -84,6 +84,15 @@ public struct AppConfiguration: Sendable {
     public var webClient = WebClientSettings()
 
     public init() {}
+
+    /// Refuses settings that cannot work together, with what to change. Checked by `serve` before
+    /// it opens the database, and by `buildApplication` for anyone who builds the app otherwise.
+    public func check() throws(ConfigurationError) {
+        // A provider must be told the address it sends students back to.
+        if !signInProviders.isEmpty, publicURL == nil {
+            throw ConfigurationError("--oidc-provider needs --public-url: each provider sends students back to PUBLIC_URL/v1/oidc/ID/callback.")
+        }
+    }
 }
 
 /// An origin such as `https://map.example.org` or `http://localhost:8080`.
@@ -109,4 +118,10 @@ public struct PublicURL: Sendable, Equatable {
     /// `scheme://authority`.
     public var origin: String { "\(scheme)://\(authority)" }
     public var isSecure: Bool { scheme == "https" }
+}
+
+/// Settings that cannot work together, said as what to change.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

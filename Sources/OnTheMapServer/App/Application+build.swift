@@ -39,6 +39,7 @@ struct BuiltApplication {
 func buildApplication(
     _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger, parts: AppParts
 ) async throws -> BuiltApplication {
+    try configuration.check()
     let store = database.store
     let listCache = LatestListCache()
     let routes = RouteTable()
@@ -63,14 +64,6 @@ func buildApplication(
         SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return BuiltApplication(application: app, edge: edge, routes: routes)
-}
-
-/// Sign-in providers without a public URL: the callback address they redirect to is unknown.
-struct SignInSetupError: Error, CustomStringConvertible {
-    static let needsPublicURL = SignInSetupError()
-    var description: String {
-        "--oidc-provider needs --public-url: each provider must be told the address it sends students back to (PUBLIC_URL/v1/oidc/ID/callback)."
-    }
 }
 
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.
