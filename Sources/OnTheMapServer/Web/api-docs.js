@@ -1,5 +1,7 @@
 // Renders /openapi.json as a page an app developer can read: operations by tag, their
-// parameters, bodies and answers, then every schema's fields. No framework, no inline code.
+// parameters, bodies and answers, then every schema's fields (nested ones too). No framework, no
+// inline code. Each operation's id is its operationId and each schema's is schema-NAME, so
+// docs/API.md can link to /api.html#v1-create or /api.html#schema-LocationWrite.
 
 const main = document.getElementById("api");
 
@@ -30,8 +32,22 @@ function table(headings, rows) {
   return result;
 }
 
+// The rows of an object schema's fields, with nested objects' fields as `user.email.address`
+// and an array's items' as `results[].name`.
+function fieldRows(schema, prefix = "") {
+  const required = new Set(schema.required || []);
+  const rows = [];
+  for (const [field, p] of Object.entries(schema.properties || {})) {
+    const name = prefix + field;
+    rows.push([name + (required.has(field) ? " (always)" : ""), schemaName(p), p.description || ""]);
+    const inner = p.type === "array" ? p.items : p;
+    if (inner?.properties) rows.push(...fieldRows(inner, name + (p.type === "array" ? "[]." : ".")));
+  }
+  return rows;
+}
+
 function operation(path, method, op) {
-  const details = element("details");
+  const details = element("details", undefined, op.operationId ? { id: op.operationId } : {});
   const summary = element("summary");
   summary.append(element("span", method.toUpperCase(), { class: "method" }), element("code", path), ` ${op.summary || ""}`);
   details.appendChild(summary);
@@ -54,7 +70,7 @@ function render(spec) {
   const byTag = new Map((spec.tags || []).map((tag) => [tag.name, []]));
   for (const [path, item] of Object.entries(spec.paths)) {
     const shared = item.parameters || [];
-    for (const method of ["get", "post", "put", "delete"]) {
+    for (const method of ["get", "post", "put", "patch", "delete"]) {
       const op = item[method];
       if (!op) continue;
       const tag = (op.tags || ["Other"])[0];
@@ -71,19 +87,29 @@ function render(spec) {
   const schemas = element("section", undefined, { "aria-label": "Schemas" });
   schemas.appendChild(element("h2", "Schemas"));
   for (const [name, schema] of Object.entries(spec.components.schemas)) {
-    schemas.appendChild(element("h3", name));
+    schemas.appendChild(element("h3", name, { id: `schema-${name}` }));
     if (schema.description) schemas.appendChild(element("p", schema.description));
-    const required = new Set(schema.required || []);
-    const properties = Object.entries(schema.properties || {});
-    if (properties.length) {
-      schemas.appendChild(table(["field", "type", "notes"], properties.map(([field, p]) =>
-        [field + (required.has(field) ? " (always)" : ""), schemaName(p), p.description || ""])));
+    if (schema.properties) {
+      schemas.appendChild(table(["field", "type", "notes"], fieldRows(schema)));
     } else if (schema.allOf) {
       schemas.appendChild(element("p", `${schemaName(schema.allOf[0])}, requiring ${(schema.allOf[1].required || []).join(", ")}.`));
     }
   }
   main.appendChild(schemas);
+  showTarget();
 }
+
+// The operation or schema the address names (`#v1-create`): the page is drawn after the browser
+// looked for it, so it is opened and scrolled to here.
+function showTarget() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const target = id ? document.getElementById(id) : null;
+  if (!target) return;
+  if (target.tagName === "DETAILS") target.open = true;
+  target.scrollIntoView();
+}
+
+window.addEventListener("hashchange", showTarget);
 
 fetch("/openapi.json")
   .then((response) => {
