@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    /// Issue 28, item 8: a report's id is the same number for its reporter and for the admins.
+    @Test func aReportHasOneIdEverywhere() async throws {
+        try await TestServer.run { server in
+            let (admin, _, pin) = try await Self.course(server)
+            let reporter = try await server.signUp(first: "Reporter")
+            let made = try await server.send(.post, "/v1/reports", body: #"{"objectId": "\#(pin)", "reason": "spam"}"#, headers: reporter.bearerHeader)
+            let id = try #require(try made.object()["id"] as? Int)
+            let listed = try await server.send(.get, "/v1/admin/reports", headers: admin.bearerHeader).object()["results"] as? [[String: Any]]
+            #expect((listed?.first?["reports"] as? [[String: Any]])?.first?["id"] as? Int == id)
+            #expect(made.text.contains(#""id":\#(id),"#))
+        }
+    }
+
     @Test func disablingEndsSessionsAndRefusesLogins() async throws {
         try await TestServer.run { server in
             let (admin, student, _) = try await Self.course(server)

@@ -77,6 +77,24 @@ import Testing
         }
     }
 
+    /// Issue 28, item 8: a reload says why, and an id ahead of the stream is not "too old".
+    @Test func eachReloadSaysWhy() async throws {
+        try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
+            let student = try await server.signUp()
+            for place in ["A", "B", "C", "D"] { try await server.postLocation(as: student, mapString: place) }
+            try await server.store.waitUntilEventsAreFinal()
+            func reason(after id: String) async throws -> String? {
+                let stream = try await EventStreamClient(port: port, headers: [("Last-Event-ID", id)])
+                let reload = try await stream.events(through: "ready").first { $0.name == "reload" }
+                return try reload?.object()["reason"] as? String
+            }
+            #expect(try await reason(after: "0") == "more than 2 changes to replay")
+            #expect(try await reason(after: "999999") == "the event id is ahead of this stream's; the data was restored or replaced")
+            _ = try await server.store.deleteLocationEvents(before: WallClock.nowMillis() + 60_000)
+            #expect(try await reason(after: "1") == "the changes since then are too old to replay")
+        }
+    }
+
     @Test func aClientTooFarBehindIsToldToReload() async throws {
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
             let student = try await server.signUp()

@@ -28,7 +28,7 @@ struct ReportController: Sendable {
         }
         guard pin.ownerKey != caller.account.key else { throw APIError.validation("objectId", "You cannot report your own pin.") }
         let (report, isNew) = try await store.insertReport(objectId: objectId, reporterKey: caller.account.key, reason: reason, now: WallClock.nowMillis())
-        let answer = ["id": String(report.id), "objectId": report.objectId, "reason": report.reason.rawValue, "createdAt": WireTime.formatMillis(report.createdAt)]
+        let answer = ReportAnswer(id: report.id, objectId: report.objectId, reason: report.reason.rawValue, createdAt: WireTime.formatMillis(report.createdAt))
         return try JSONResponse.make(answer, status: isNew ? .created : .ok)
     }
 
@@ -40,4 +40,12 @@ struct ReportController: Sendable {
         try await accounts.resetPassword(token: token, password: password, resets: store, clientAddress: context.clientAddress)
         return try JSONResponse.make(["status": "ok"])
     }
+}
+
+/// A report as its reporter sees it; `id` is a number, as in the admin area's list.
+private struct ReportAnswer: Encodable {
+    let id: Int64
+    let objectId: String
+    let reason: String
+    let createdAt: String
 }

@@ -102,26 +102,39 @@ struct LiveEventsController: Sendable {
         var text = "retry: \(settings.retryMilliseconds)\n\n"
         var lastID = publishedUpTo
         if let resume {
-            if let missed = try await missedEvents(after: resume) {
+            switch try await missedEvents(after: resume) {
+            case .events(let missed):
                 for event in missed { text += ServerSentEvent.frame(for: event) }
                 // Read from the log, which may be ahead of this instance's hub for a moment: the
                 // live events skip what the opening has sent.
                 lastID = max(publishedUpTo, resume, missed.last?.id ?? 0)
-            } else {
-                text += ServerSentEvent.frame(name: "reload", id: publishedUpTo, data: #"{"reason":"too many or too old changes to replay"}"#)
+            case .reload(let reason):
+                text += ServerSentEvent.frame(name: "reload", id: publishedUpTo, data: #"{"reason":\#(LocationJSON.quoted(reason))}"#)
             }
         }
         text += ServerSentEvent.frame(name: "ready", id: lastID, data: #"{"lastEventId":\#(lastID)}"#)
         return (text, lastID)
     }
 
-    /// Every event committed after `resume`, or nil when the client must reload: they were pruned,
-    /// there are more than the catch-up limit, or the id is not from this log.
-    private func missedEvents(after resume: Int64) async throws -> [LocationEvent]? {
-        guard let range = try await log.locationEventRange() else { return resume == 0 ? [] : nil }
-        guard resume <= range.upperBound, try await resume >= log.locationEventsPrunedThrough() else { return nil }
+    /// What a reconnecting client missed: every event committed after its id, or why it must reload.
+    enum CatchUp {
+        case events([LocationEvent])
+        case reload(reason: String)
+    }
+
+    /// Every event committed after `resume`, or `reload` saying why not: the id is ahead of this
+    /// log (not from it: the data was restored or replaced), the events were pruned, or there are
+    /// more than the catch-up limit.
+    private func missedEvents(after resume: Int64) async throws -> CatchUp {
+        let notFromHere = CatchUp.reload(reason: "the event id is ahead of this stream's; the data was restored or replaced")
+        guard let range = try await log.locationEventRange() else { return resume == 0 ? .events([]) : notFromHere }
+        guard resume <= range.upperBound else { return notFromHere }
+        guard try await resume >= log.locationEventsPrunedThrough() else { return .reload(reason: "the changes since then are too old to replay") }
         let events = try await log.locationEvents(after: resume, limit: settings.catchUpLimit + 1)
-        return events.count > settings.catchUpLimit ? nil : events
+        guard events.count <= settings.catchUpLimit else {
+            return .reload(reason: "more than \(settings.catchUpLimit) changes to replay")
+        }
+        return .events(events)
     }
 
     /// `Last-Event-ID` (what an EventSource sends when it reconnects), or `lastEventId` in the
