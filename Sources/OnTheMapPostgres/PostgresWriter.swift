@@ -65,7 +65,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             }
             let outcome = try unit.interpret(results)
             guard outcome.changes.count < TransactionOrderedIDs.perTransaction else { throw TooManyChangesInOneWrite() }
-            for event in LocationEventLog.statements(for: outcome.changes, at: WallClock.nowMillis(), id: TransactionOrderedIDs.id(ordinal:)) {
+            for event in LocationEventLog.statements(for: outcome.changes, at: WallClock.system.nowMillis(), id: TransactionOrderedIDs.id(ordinal:)) {
                 try await connection.run(event, in: self.database, logger: self.logger) { _ in }
             }
             return outcome

@@ -205,7 +205,7 @@ private struct SQLiteEventRecorder: Sendable {
     let database: any SQLDatabase
 
     func record(_ changes: [LocationChange.Kind], in db: Database) throws {
-        for event in LocationEventLog.statements(for: changes, at: WallClock.nowMillis()) {
+        for event in LocationEventLog.statements(for: changes, at: WallClock.system.nowMillis()) {
             _ = try SQLiteStatement(event, in: database).rows(in: db)
         }
     }

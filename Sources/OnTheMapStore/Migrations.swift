@@ -306,7 +306,7 @@ enum Schema {
             for migration in migrations where migration.version > current {
                 let record = SQLQueryString("""
                     INSERT INTO schema_migrations (version, name, applied_at)
-                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: WallClock.nowMillis()))
+                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: WallClock.system.nowMillis()))
                     """)
                 // The record goes first: should another process have applied this migration since
                 // `current` was read (SQLite has no lock across writes), its key clashes and nothing runs.

@@ -99,12 +99,13 @@ extension AccountStore {
     /// Creates an account under a fresh random key, drawing again in the unlikely case the key is
     /// taken. Throws `StoreError.emailTaken` when the address already has an account.
     public func createAccount(
-        email: String, firstName: String, lastName: String, passwordHash: String, isAdmin: Bool
+        email: String, firstName: String, lastName: String, passwordHash: String, isAdmin: Bool,
+        createdAt: Int64 = WallClock.system.nowMillis()
     ) async throws -> Account {
         for _ in 0..<5 {
             let account = Account(
                 key: Identifiers.accountKey(), email: email, firstName: firstName, lastName: lastName,
-                passwordHash: passwordHash, isAdmin: isAdmin, createdAt: WallClock.nowMillis())
+                passwordHash: passwordHash, isAdmin: isAdmin, createdAt: createdAt)
             do {
                 try await insertAccount(account)
                 return account

@@ -140,7 +140,7 @@ extension SQLStore: LocationStore {
         guard objectId.isStorable else { return false }
         let delete = SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id")
         let recordsItsEvents = writesEventsInStatements
-        let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.nowMillis()) : delete
+        let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.system.nowMillis()) : delete
         return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
             rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])
         })

@@ -26,7 +26,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("import: cannot read \(file)") }
-        let reading = LocationImport.read(data, now: WallClock.nowMillis())
+        let reading = LocationImport.read(data, now: WallClock.system.nowMillis())
         guard reading.problems.isEmpty else {
             let shown = reading.problems.prefix(Self.problemsShown).map { "  \($0)" }.joined(separator: "\n")
             let more = reading.problems.count > Self.problemsShown ? "\n  … and \(reading.problems.count - Self.problemsShown) more" : ""

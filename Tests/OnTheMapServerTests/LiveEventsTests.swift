@@ -90,7 +90,7 @@ import Testing
             }
             #expect(try await reason(after: "0") == "more than 2 changes to replay")
             #expect(try await reason(after: "999999") == "the event id is ahead of this stream's; the data was restored or replaced")
-            _ = try await server.store.deleteLocationEvents(before: WallClock.nowMillis() + 60_000)
+            _ = try await server.store.deleteLocationEvents(before: WallClock.system.nowMillis() + 60_000)
             #expect(try await reason(after: "1") == "the changes since then are too old to replay")
         }
     }
@@ -104,7 +104,7 @@ import Testing
             #expect(try await tooMany.events(through: "ready").map(\.name) == ["reload", "ready"])
             let fromElsewhere = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "999999")])
             #expect(try await fromElsewhere.events(through: "ready").map(\.name) == ["reload", "ready"])
-            _ = try await server.store.deleteLocationEvents(before: WallClock.nowMillis() + 60_000)
+            _ = try await server.store.deleteLocationEvents(before: WallClock.system.nowMillis() + 60_000)
             let pruned = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "1")])
             #expect(try await pruned.events(through: "ready").map(\.name) == ["reload", "ready"])
             let bad = try await server.send(.get, "/v1/StudentLocation/events", headers: [.init("Last-Event-ID")!: "yesterday"])

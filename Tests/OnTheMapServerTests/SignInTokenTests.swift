@@ -40,7 +40,7 @@ import Testing
 
         func verify(_ token: String, nonce: String = SignInTokenTests.nonce) async throws -> IDToken {
             try await ProviderClient.verifiedClaims(of: token, keys: published, issuer: SignInTokenTests.issuer,
-                                                    clientID: SignInTokenTests.clientID, nonce: nonce)
+                                                    clientID: SignInTokenTests.clientID, nonce: nonce, now: Date())
         }
     }
 

@@ -18,7 +18,7 @@ import Testing
             let store = database.store
             let odd: [(objectId: String, createdAt: Int64)] = [
                 (#"quote"and\back"#, 0), ("tab\tnew\nline\u{1}", -1), ("Zürich-東京-🗺", -62_167_219_200_000),
-                ("plain", -62_135_596_800_001), ("future", 253_402_300_800_000), ("now", WallClock.nowMillis()),
+                ("plain", -62_135_596_800_001), ("future", 253_402_300_800_000), ("now", WallClock.system.nowMillis()),
             ]
             var owners: [Account] = []
             for (objectId, createdAt) in odd {
@@ -38,9 +38,9 @@ import Testing
             for location in saved {
                 let every = LocationFields(uniqueKey: location.uniqueKey, firstName: "Ünï \"c\"", lastName: location.lastName, mapString: "Put",
                                            mediaURL: location.mediaURL, latitude: -12.5, longitude: 1e-7)
-                updated.append(try #require(try await store.updateLocation(objectId: location.objectId, with: every, now: WallClock.nowMillis())))
+                updated.append(try #require(try await store.updateLocation(objectId: location.objectId, with: every, now: WallClock.system.nowMillis())))
             }
-            let one = try #require(try await store.updateLocation(objectId: saved[0].objectId, with: LocationFields(mapString: "Partly"), now: WallClock.nowMillis()))
+            let one = try #require(try await store.updateLocation(objectId: saved[0].objectId, with: LocationFields(mapString: "Partly"), now: WallClock.system.nowMillis()))
             for location in saved { #expect(try await store.deleteLocation(objectId: location.objectId)) }
             let fresh = try await store.pin(try await store.newAccount("New"), at: "Lima")
             try await store.waitUntilEventsAreFinal()

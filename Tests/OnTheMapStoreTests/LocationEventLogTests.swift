@@ -41,7 +41,7 @@ import Testing
             try await store.waitUntilEventsAreFinal()
             let (first, last) = try #require(try await store.locationEventRange()).bounds
             #expect(try await store.locationEventsPrunedThrough() < first)
-            #expect(try await store.deleteLocationEvents(before: WallClock.nowMillis() + 60_000) == 1)
+            #expect(try await store.deleteLocationEvents(before: WallClock.system.nowMillis() + 60_000) == 1)
             #expect(try await store.locationEventsPrunedThrough() == first, "a reader at the pruned event has missed none")
             let afterPruning = try await store.locationEventRange()
             #expect(afterPruning == last...last)

@@ -37,7 +37,7 @@ import Testing
     @Test func twoInstancesCountOneKeyTogether() async throws {
         try await TestDatabase.withFresh { temporary in
             let instances = [try await temporary.open(), try await temporary.open()]
-            let now = WallClock.nowMillis()
+            let now = WallClock.system.nowMillis()
             let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for attempt in 0..<40 {
                     let store = instances[attempt % 2].store

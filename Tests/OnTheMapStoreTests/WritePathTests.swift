@@ -41,7 +41,7 @@ import Testing
                         pin = try await store.pin(account, at: "Second \(student)")
                         if student % 3 == 0 {
                             pin = try #require(try await store.updateLocation(
-                                objectId: pin.objectId, with: LocationFields(mapString: "Moved \(student)"), now: WallClock.nowMillis()))
+                                objectId: pin.objectId, with: LocationFields(mapString: "Moved \(student)"), now: WallClock.system.nowMillis()))
                         }
                         if student % 4 == 0 {
                             #expect(try await store.deleteLocation(objectId: pin.objectId))
@@ -109,7 +109,7 @@ import Testing
             let created = try await store.pin(ada, at: "London")
             let overwritten = try await store.pin(ada, at: "Paris")
             let moved = try #require(try await store.updateLocation(
-                objectId: created.objectId, with: LocationFields(mapString: "Rome"), now: WallClock.nowMillis()))
+                objectId: created.objectId, with: LocationFields(mapString: "Rome"), now: WallClock.system.nowMillis()))
             #expect(try await store.deleteLocation(objectId: created.objectId))
             #expect(try await !store.deleteLocation(objectId: created.objectId))
             let again = try await store.pin(ada, at: "Oslo")

@@ -10,15 +10,16 @@ public enum AccountCreation {
     ) async throws -> Account {
         try PasswordRules.check(request.password)
         let hasher = BcryptPasswordHasher(cost: bcryptCost)
-        return try await create(request, isAdmin: isAdmin, in: accounts) { try await hasher.hash($0) }
+        return try await create(request, isAdmin: isAdmin, in: accounts, clock: .system) { try await hasher.hash($0) }
     }
 
     /// The account made from a sign-up whose password passed `PasswordRules`, hashed by `hash`.
     static func create(
-        _ request: SignUp, isAdmin: Bool, in accounts: any AccountStore, hash: @Sendable (String) async throws -> String
+        _ request: SignUp, isAdmin: Bool, in accounts: any AccountStore, clock: WallClock, hash: @Sendable (String) async throws -> String
     ) async throws -> Account {
         let passwordHash = try await hash(request.password)
         return try await accounts.createAccount(
-            email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: passwordHash, isAdmin: isAdmin)
+            email: request.email, firstName: request.firstName, lastName: request.lastName, passwordHash: passwordHash, isAdmin: isAdmin,
+            createdAt: clock.nowMillis())
     }
 }

@@ -21,6 +21,7 @@ struct AccountService: Sendable {
     /// Sign-ups per client address: each costs a bcrypt hash, so a flood would eat CPU.
     let signUps: any RateLimiter
     let sessionLifetimeSeconds: Int64
+    let clock: WallClock
 
     /// A new session: the raw token for the client and when it expires (microseconds).
     struct IssuedSession: Sendable {
@@ -96,7 +97,7 @@ struct AccountService: Sendable {
     func signUp(_ request: SignUp, clientAddress: String) async throws -> IssuedSession {
         try PasswordRules.check(request.password)
         try await signUps.admit(clientAddress, tooMany: "sign-ups from your network")
-        let account = try await AccountCreation.create(request, isAdmin: false, in: accounts) { [hashing, hasher] password in
+        let account = try await AccountCreation.create(request, isAdmin: false, in: accounts, clock: clock) { [hashing, hasher] password in
             try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
         }
         return try await startSession(for: account)
@@ -108,7 +109,7 @@ struct AccountService: Sendable {
         let password = try Validation.password(rawPassword)
         try PasswordRules.check(password)
         let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
-        guard try await resets.redeemPasswordReset(tokenHash: SessionToken.hash(token), newPasswordHash: hash, now: WallClock.nowMillis()) != nil else {
+        guard try await resets.redeemPasswordReset(tokenHash: SessionToken.hash(token), newPasswordHash: hash, now: clock.nowMillis()) != nil else {
             throw APIError.validation("token", "This link has expired or was already used: ask an admin of the map for a new one.")
         }
     }
@@ -121,7 +122,7 @@ struct AccountService: Sendable {
     /// A new session for an account whose owner has proved who they are.
     func startSession(for account: Account) async throws -> IssuedSession {
         let token = Identifiers.token()
-        let now = WallClock.nowMicros()
+        let now = clock.nowMicros()
         let expiresAt = now + sessionLifetimeSeconds * 1_000_000
         try await sessions.insertSession(
             SessionRecord(tokenHash: SessionToken.hash(token), accountKey: account.key, createdAt: now, expiresAt: expiresAt))

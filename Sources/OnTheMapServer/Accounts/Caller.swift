@@ -43,10 +43,11 @@ struct SessionCredential: Sendable, Equatable {
 /// database query.
 struct SessionAuthenticator: Sendable {
     let sessions: any SessionStore
+    let clock: WallClock
 
     /// The account holding session `token`, if it is live.
     func caller(token: String, viaCookie: Bool) async throws -> Caller? {
-        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: WallClock.nowMicros()),
+        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: clock.nowMicros()),
               !account.isDisabled else { return nil }
         return Caller(account: account, token: token, viaCookie: viaCookie)
     }

@@ -6,6 +6,7 @@ import OnTheMapModel
 struct SessionController: Sendable {
     let accounts: AccountService
     let cookies: SessionCookies
+    let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
         for path in ["/v1/session", "/api/session"] {
@@ -26,7 +27,7 @@ struct SessionController: Sendable {
     @Sendable func logOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.caller()
         if let caller { try await accounts.logOut(token: caller.token) }
-        let body = LogoutResponse(session: SessionPart(id: caller?.token ?? "", expiresAtMicros: WallClock.nowMicros()))
+        let body = LogoutResponse(session: SessionPart(id: caller?.token ?? "", expiresAtMicros: clock.nowMicros()))
         var response = try JSONResponse.make(body)
         response.setCookies(cookies.clear())
         return response

@@ -5,6 +5,7 @@ import OnTheMapStore
 /// the store, in the action's own transaction). The caller is an admin: `AdminGuard` saw to it.
 struct AdminService: Sendable {
     let store: any ModerationStore & AccountStore & LocationStore
+    let clock: WallClock
     /// A reset link works this long, and once.
     let passwordResetLifetimeMillis: Int64 = 72 * 3_600_000
 
@@ -20,7 +21,7 @@ struct AdminService: Sendable {
 
     func setDisabled(_ key: String, to disabled: Bool, by admin: Account) async throws -> Account {
         let target = try await account(key)
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         return try Self.outcome(try await store.setDisabled(
             key: key, disabledAt: disabled ? now : nil,
             audit: audit(by: admin, disabled ? .disableAccount : .enableAccount, target: key, detail: target.email, at: now)))
@@ -30,7 +31,7 @@ struct AdminService: Sendable {
     func issuePasswordReset(_ key: String, by admin: Account) async throws -> (token: String, expiresAt: Int64) {
         let target = try await account(key)
         let token = Identifiers.token()
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         let expiresAt = now + passwordResetLifetimeMillis
         try await store.insertPasswordReset(
             tokenHash: SessionToken.hash(token), accountKey: key, now: now, expiresAt: expiresAt,
@@ -44,7 +45,7 @@ struct AdminService: Sendable {
 
     func setHidden(_ objectId: String, to hidden: Bool, by admin: Account) async throws -> OwnedLocation {
         let pin = try await location(objectId)
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         let changed = try await store.setHidden(
             objectId: objectId, hiddenAt: hidden ? now : nil,
             audit: audit(by: admin, hidden ? .hideLocation : .showLocation, target: objectId, detail: Self.describe(pin.location), at: now))
@@ -78,7 +79,7 @@ struct AdminService: Sendable {
 
     /// The pin's open reports, closed with nothing done; how many.
     func dismissReports(_ objectId: String, by admin: Account) async throws -> Int {
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         let detail = try await store.location(objectId: objectId).map { Self.describe($0.location) } ?? "a deleted pin"
         return try await store.dismissReports(
             objectId: objectId, by: admin.key, now: now, audit: audit(by: admin, .dismissReports, target: objectId, detail: detail, at: now))
@@ -98,8 +99,8 @@ struct AdminService: Sendable {
         return pin
     }
 
-    private func audit(by admin: Account, _ action: AuditEntry.Action, target: String, detail: String, at: Int64 = WallClock.nowMillis()) -> AuditEntry {
-        AuditEntry(at: at, actorKey: admin.key, actorEmail: admin.email, action: action, target: target, detail: detail)
+    private func audit(by admin: Account, _ action: AuditEntry.Action, target: String, detail: String, at: Int64? = nil) -> AuditEntry {
+        AuditEntry(at: at ?? clock.nowMillis(), actorKey: admin.key, actorEmail: admin.email, action: action, target: target, detail: detail)
     }
 
     /// "Lyon, France, by Ada Lovelace": what the log and the admin read.

@@ -8,6 +8,7 @@ import OnTheMapStore
 struct ReportController: Sendable {
     let store: any ModerationStore & LocationStore
     let accounts: AccountService
+    let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
         routes.resource("/v1/reports", [.post(report, .sessionWrites)])
@@ -27,7 +28,7 @@ struct ReportController: Sendable {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         guard pin.ownerKey != caller.account.key else { throw APIError.validation("objectId", "You cannot report your own pin.") }
-        let (report, isNew) = try await store.insertReport(objectId: objectId, reporterKey: caller.account.key, reason: reason, now: WallClock.nowMillis())
+        let (report, isNew) = try await store.insertReport(objectId: objectId, reporterKey: caller.account.key, reason: reason, now: clock.nowMillis())
         let answer = ReportAnswer(id: report.id, objectId: report.objectId, reason: report.reason.rawValue, createdAt: WireTime.formatMillis(report.createdAt))
         return try JSONResponse.make(answer, status: isNew ? .created : .ok)
     }

@@ -17,14 +17,17 @@ public func buildApplication(
 }
 
 /// What `buildApplication` makes itself unless it is handed one. The test harness hands a cheap
-/// password hasher, a geocoder in the state a test wants, its own read lanes or a counting proxy
-/// rule, and skips compressing the web client ahead; everything else is built as `serve` builds it.
+/// password hasher, a geocoder in the state a test wants, its own read lanes, a counting proxy rule
+/// or a clock it sets, and skips compressing the web client ahead; everything else is built as
+/// `serve` builds it.
 struct AppParts {
     var hasher: (any PasswordHasher)?
     var geocoder: GeocoderState?
     var lanes: ReadLanes?
     var addresses: (any ClientAddressRule)?
     var precompressWebClient = true
+    /// The clock every service reads the time from.
+    var clock = WallClock.system
 }
 
 /// The application, the edge it serves through (whose fast path the tests count), and the
@@ -44,9 +47,8 @@ func buildApplication(
     let listCache = LatestListCache()
     let routes = RouteTable()
     let router = try await buildRouter(
-        configuration, store: store, logger: logger, hasher: parts.hasher, geocoder: parts.geocoder, lanes: parts.lanes,
-        listCache: listCache, limits: database.servesManyInstances ? .database(store) : .memory,
-        precompressWebClient: parts.precompressWebClient, addresses: parts.addresses, routes: routes)
+        configuration, store: store, logger: logger, parts: parts, listCache: listCache,
+        limits: database.servesManyInstances ? .database(store, clock: parts.clock) : .memory, routes: routes)
     let edge = makeEdge(configuration, listCache: listCache, logger: logger)
     var app = Application(
         router: router,
@@ -61,7 +63,7 @@ func buildApplication(
         },
         logger: logger)
     app.addServices(
-        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger),
+        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger, clock: parts.clock),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     return BuiltApplication(application: app, edge: edge, routes: routes)
 }

@@ -27,7 +27,7 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let own = event.metadata { merged.merge(own) { _, new in new } }
         var object: [String: Any] = merged.mapValues(Self.plain)
-        object["time"] = WireTime.formatMillis(WallClock.nowMillis())
+        object["time"] = WireTime.formatMillis(WallClock.system.nowMillis())
         object["level"] = event.level.rawValue
         object["label"] = label
         object["message"] = event.message.description

@@ -6,14 +6,14 @@ import OnTheMapStore
 
 /// Every route and middleware, over any store.
 func buildRouter(
-    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, hasher: (any PasswordHasher)?,
-    geocoder: GeocoderState?, lanes: ReadLanes?, listCache: LatestListCache,
-    limits: RateLimitPlacement, precompressWebClient: Bool, addresses: (any ClientAddressRule)?, routes: RouteTable
+    _ configuration: AppConfiguration, store: some AppStore, logger: Logger, parts: AppParts, listCache: LatestListCache,
+    limits: RateLimitPlacement, routes: RouteTable
 ) async throws -> Router<AppRequestContext> {
-    let geocoder = geocoder ?? GeocoderState.loadingInBackground(logger: logger)
-    let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
+    let clock = parts.clock
+    let geocoder = parts.geocoder ?? GeocoderState.loadingInBackground(logger: logger)
+    let hasher = parts.hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
     let cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
-    let authenticator = SessionAuthenticator(sessions: store)
+    let authenticator = SessionAuthenticator(sessions: store, clock: clock)
     let accounts = AccountService(
         accounts: store, sessions: store, hasher: hasher,
         hashing: WorkLane(
@@ -24,7 +24,7 @@ func buildRouter(
         addressLoginFailures: limits.limiter(
             "login-address", limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
         signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
-        sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
+        sessionLifetimeSeconds: configuration.sessionLifetimeSeconds, clock: clock)
     let hub = LocationEventHub(store: store, logger: logger)
     store.changes.subscribe { change in
         // A lost change channel ends the streams, but keeps the cached list: it still answers
@@ -35,16 +35,17 @@ func buildRouter(
     }
     let locations = LocationService(
         store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
-        maxSkip: configuration.maxSkip, cache: listCache, lanes: lanes ?? ReadLanes(configuration),
-        anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds))
+        maxSkip: configuration.maxSkip, cache: listCache, lanes: parts.lanes ?? ReadLanes(configuration),
+        anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds),
+        clock: clock)
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestFactsMiddleware(addresses: addresses ?? ProxyRule(trustForwardedFor: configuration.trustForwardedFor), authenticator: authenticator))
+    router.add(middleware: RequestFactsMiddleware(addresses: parts.addresses ?? ProxyRule(trustForwardedFor: configuration.trustForwardedFor), authenticator: authenticator))
     router.add(middleware: AnswerFinishMiddleware(answerFinish(configuration)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: IdempotencyMiddleware(store: store))
+    router.add(middleware: IdempotencyMiddleware(store: store, clock: clock))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
     func family(
@@ -54,7 +55,7 @@ func buildRouter(
         FamilyGroup(family, on: router, path: path, crossSite: crossSite, middleware: middleware, table: described ? routes : nil)
     }
     let udacity = family(.udacity)
-    SessionController(accounts: accounts, cookies: cookies).addRoutes(to: udacity)
+    SessionController(accounts: accounts, cookies: cookies, clock: clock).addRoutes(to: udacity)
     UserController(accounts: store, authenticator: authenticator).addRoutes(to: udacity)
     for (basePath, pathFamily) in StudentLocationController.families {
         let locationRoutes = family(pathFamily)
@@ -73,18 +74,18 @@ func buildRouter(
         upstream: configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) },
         upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)
     ).addRoutes(to: native)
-    ReportController(store: store, accounts: accounts).addRoutes(to: native)
-    AdminController(service: AdminService(store: store), locations: store, publicURL: configuration.publicURL)
+    ReportController(store: store, accounts: accounts, clock: clock).addRoutes(to: native)
+    AdminController(service: AdminService(store: store, clock: clock), locations: store, publicURL: configuration.publicURL)
         .addRoutes(to: family(.native, path: AdminController.basePath, behind: [AdminGuard()]))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(
         service: SignInService(
             providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
-            starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60)),
+            starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock),
         cookies: cookies
     ).addRoutes(to: family(.native))
     let web = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
     web.addRoutes(to: family(.native, described: false))
-    if precompressWebClient { Task(priority: .background) { await web.precompress() } }
+    if parts.precompressWebClient { Task(priority: .background) { await web.precompress() } }
     return router
 }

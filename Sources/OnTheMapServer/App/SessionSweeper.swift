@@ -12,6 +12,7 @@ struct SessionSweeper: Service {
     let store: any SessionStore & RateLimitStore & LeaseStore & LocationEventStore & ExternalLoginStore & IdempotencyStore
     let rateEventLifetimeSeconds: Double
     let logger: Logger
+    let clock: WallClock
     var period: Duration = .seconds(3600)
     var locationEventLifetime: Duration = .seconds(86_400)
     /// This instance, as the lease's holder.
@@ -35,10 +36,10 @@ struct SessionSweeper: Service {
     /// Sweeps when this instance holds (or can take) the lease; held for most of a period, so that
     /// the holder keeps it while it runs and another instance takes over when it stops.
     func sweepIfLeaseHolder() async throws {
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         let periodMillis = period.components.seconds * 1000
         guard try await store.acquireLease(Self.leaseName, holder: instance, now: now, until: now + periodMillis * 5 / 6) else { return }
-        let removed = try await store.deleteExpiredSessions(now: WallClock.nowMicros())
+        let removed = try await store.deleteExpiredSessions(now: clock.nowMicros())
         if removed > 0 { logger.info("Removed \(removed) expired sessions") }
         _ = try await store.deleteExpiredPendingLogins(now: now)
         _ = try await store.deleteRateEvents(before: now - Int64(rateEventLifetimeSeconds * 1000))

@@ -13,6 +13,7 @@ import OnTheMapStore
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let store: any IdempotencyStore
+    let clock: WallClock
     /// A claim this old without an answer was cut off (its process stopped): no request runs so long.
     static let abandonedAfterMillis: Int64 = 60_000
     static let keptForMillis: Int64 = 86_400_000
@@ -22,7 +23,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var request = request
         let body = try await RequestJSON.bytes(collecting: &request)
         let keyed = try IdempotentRequest(request, key: key, body: body)
-        switch try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.nowMillis()) {
+        switch try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: clock.nowMillis()) {
         case .claimed:
             return try await answerFirst(request, keyed, context: context, next: next)
         case .answered(let fingerprint, let answer):
@@ -30,7 +31,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
             return try KeptAnswer.unsealed(answer, with: keyed.secret).response()
         case .inProgress(let fingerprint, let since):
             guard fingerprint == keyed.fingerprint else { throw APIError.idempotencyKeyReused }
-            throw WallClock.nowMillis() - since > Self.abandonedAfterMillis
+            throw clock.nowMillis() - since > Self.abandonedAfterMillis
                 ? APIError.idempotentRequestOutcomeUnknown : APIError.idempotentRequestInProgress
         }
     }

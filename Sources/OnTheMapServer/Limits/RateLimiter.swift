@@ -48,13 +48,14 @@ struct RateTicket: Sendable, Equatable {
 /// so that every instance on it counts together (PostgreSQL behind a load balancer).
 enum RateLimitPlacement: Sendable {
     case memory
-    case database(any RateLimitStore)
+    case database(any RateLimitStore, clock: WallClock)
 
     /// A limiter named `bucket` (the name keeps the database's counts apart).
     func limiter(_ bucket: String, limit: Int, windowSeconds: Double) -> any RateLimiter {
         switch self {
         case .memory: SlidingWindowLimiter(limit: limit, windowSeconds: windowSeconds)
-        case .database(let store): SharedRateLimiter(store: store, bucket: bucket, limit: limit, windowMillis: Int64(windowSeconds * 1000))
+        case .database(let store, let clock):
+            SharedRateLimiter(store: store, bucket: bucket, limit: limit, windowMillis: Int64(windowSeconds * 1000), clock: clock)
         }
     }
 }
@@ -68,9 +69,10 @@ struct SharedRateLimiter: RateLimiter {
     let bucket: String
     let limit: Int
     let windowMillis: Int64
+    let clock: WallClock
 
     func acquire(_ key: String) async throws -> RateDecision {
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         switch try await store.admitRateEvent(bucket: bucket, key: Self.stored(key), limit: limit, windowMillis: windowMillis, now: now) {
         case .admitted(let id):
             return .admitted(RateTicket(key: key, id: id))

@@ -19,6 +19,7 @@ struct LocationService: Sendable {
     let cache: LatestListCache
     let lanes: ReadLanes
     let anonymousWrites: any RateLimiter
+    let clock: WallClock
 
     /// A list answer: a page read for this query, or the default list's cached entry (with its
     /// ETag and gzip form).
@@ -58,9 +59,9 @@ struct LocationService: Sendable {
             owned.uniqueKey = caller.account.key
             owned.firstName = caller.account.firstName
             owned.lastName = caller.account.lastName
-            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, now: WallClock.nowMillis())
+            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, now: clock.nowMillis())
         } else {
-            saved = try await store.saveLocation(complete, ownerKey: nil, now: WallClock.nowMillis())
+            saved = try await store.saveLocation(complete, ownerKey: nil, now: clock.nowMillis())
         }
         return saved
     }
@@ -75,7 +76,7 @@ struct LocationService: Sendable {
             fields.firstName = nil
             fields.lastName = nil
         }
-        guard let updated = try await store.updateLocation(objectId: objectId, with: fields, now: WallClock.nowMillis()) else {
+        guard let updated = try await store.updateLocation(objectId: objectId, with: fields, now: clock.nowMillis()) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         return updated

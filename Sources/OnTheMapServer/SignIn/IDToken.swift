@@ -35,7 +35,7 @@ struct IDToken: JWTIdentityToken {
     /// The rules of OpenID Connect Core 3.1.3.7 that the signature and audience checks leave: the
     /// issuer is the provider's, the token is current, it was made for this login (`nonce`), and if
     /// it names an authorized party, that party is this client.
-    func check(issuer expectedIssuer: String, clientID: String, nonce expectedNonce: String, now: Date = Date()) throws(SignInFailure) {
+    func check(issuer expectedIssuer: String, clientID: String, nonce expectedNonce: String, now: Date) throws(SignInFailure) {
         guard issuer.value == expectedIssuer else {
             throw .invalidToken("iss is \(issuer.value), not \(expectedIssuer)")
         }

@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import NIOCore
 import NIOFoundationCompat
+import OnTheMapModel
 
 /// One configured provider, as this server talks to it: discovery and signing keys fetched when
 /// first needed and kept for an hour (a provider that rotates its keys gets asked again at the first
@@ -11,15 +12,18 @@ import NIOFoundationCompat
 actor ProviderClient {
     let provider: SignInProvider
     private let http: ProviderHTTP
+    /// What an ID token's times are checked against.
+    private let clock: WallClock
     private var metadata: (value: ProviderMetadata, fetched: ContinuousClock.Instant)?
     private var keys: (value: ProviderKeys, fetched: ContinuousClock.Instant)?
     static let cacheLifetime: Duration = .seconds(3600)
     /// A token with an unknown key makes the keys be fetched again, but not more often than this.
     static let keyRefetchInterval: Duration = .seconds(30)
 
-    init(provider: SignInProvider, http: ProviderHTTP = ProviderHTTP()) {
+    init(provider: SignInProvider, http: ProviderHTTP = ProviderHTTP(), clock: WallClock = .system) {
         self.provider = provider
         self.http = http
+        self.clock = clock
     }
 
     /// Where to send the browser: the authorization code flow with PKCE (S256), `state` and `nonce`.
@@ -72,7 +76,7 @@ actor ProviderClient {
         let metadata = try await currentMetadata()
         do {
             return try await Self.verifiedClaims(
-                of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce)
+                of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce, now: clock.now)
         } catch is ProviderKeys.NotPublished {
             // Perhaps a new key: ask for the set again (not too often), then try once more.
             guard let keys, ContinuousClock.now - keys.fetched > Self.keyRefetchInterval else {
@@ -81,7 +85,7 @@ actor ProviderClient {
             self.keys = nil
             do {
                 return try await Self.verifiedClaims(
-                    of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce)
+                    of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce, now: clock.now)
             } catch is ProviderKeys.NotPublished {
                 throw SignInFailure.invalidToken("signed with a key the provider does not publish")
             }
@@ -92,7 +96,9 @@ actor ProviderClient {
     /// `clientID` alone, and `IDToken.check` passes. A key id the set lacks is
     /// `ProviderKeys.NotPublished` (the set may be out of date); every other failure is
     /// `SignInFailure.invalidToken`.
-    static func verifiedClaims(of idToken: String, keys: ProviderKeys, issuer: String, clientID: String, nonce: String) async throws -> IDToken {
+    static func verifiedClaims(
+        of idToken: String, keys: ProviderKeys, issuer: String, clientID: String, nonce: String, now: Date
+    ) async throws -> IDToken {
         let kid = ProviderKeys.keyID(of: idToken)
         if let kid, !keys.ids.contains(kid) { throw ProviderKeys.NotPublished() }
         let token: IDToken
@@ -102,7 +108,7 @@ actor ProviderClient {
         } catch {
             throw SignInFailure.invalidToken("\(error)")
         }
-        try token.check(issuer: issuer, clientID: clientID, nonce: nonce)
+        try token.check(issuer: issuer, clientID: clientID, nonce: nonce, now: now)
         return token
     }
 

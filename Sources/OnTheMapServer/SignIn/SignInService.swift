@@ -15,16 +15,18 @@ struct SignInService: Sendable {
     let origin: String
     /// Logins started per client address: each writes a row.
     let starts: any RateLimiter
+    let clock: WallClock
     /// How long a student may take at the provider.
     static let pendingLifetimeMillis: Int64 = 10 * 60 * 1000
 
     init(providers: [SignInProvider], store: any ExternalLoginStore & AccountStore, accounts: AccountService,
-         publicURL: PublicURL?, starts: any RateLimiter, http: ProviderHTTP = ProviderHTTP()) {
-        clients = Dictionary(uniqueKeysWithValues: providers.map { ($0.id, ProviderClient(provider: $0, http: http)) })
+         publicURL: PublicURL?, starts: any RateLimiter, clock: WallClock, http: ProviderHTTP = ProviderHTTP()) {
+        clients = Dictionary(uniqueKeysWithValues: providers.map { ($0.id, ProviderClient(provider: $0, http: http, clock: clock)) })
         self.store = store
         self.accounts = accounts
         origin = publicURL?.origin ?? ""
         self.starts = starts
+        self.clock = clock
     }
 
     func redirectURI(provider id: String) -> String { origin + "/v1/oidc/\(id)/callback" }
@@ -38,7 +40,7 @@ struct SignInService: Sendable {
         let verifier = Identifiers.token()
         // Asked before the login is stored: a provider that is down stores nothing.
         let url = try await client.authorizationURL(redirectURI: redirectURI(provider: id), state: state, nonce: nonce, codeVerifier: verifier)
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         try await store.savePendingLogin(PendingExternalLogin(
             stateHash: SessionToken.hash(state), provider: id, nonce: nonce, codeVerifier: verifier,
             createdAt: now, expiresAt: now + Self.pendingLifetimeMillis))
@@ -77,7 +79,7 @@ struct SignInService: Sendable {
         // (login cross-site request forgery, RFC 6749 10.12).
         guard callback.browserState == state else { throw SignInFailure.expired("state is not this browser's") }
         // Taken whatever comes next: a state is good for one try.
-        guard let pending = try await store.takePendingLogin(stateHash: SessionToken.hash(state), now: WallClock.nowMillis()),
+        guard let pending = try await store.takePendingLogin(stateHash: SessionToken.hash(state), now: clock.nowMillis()),
               pending.provider == id else { throw SignInFailure.expired("state unknown, used or expired") }
         if let error = callback.error { throw Self.failure(error: error, description: callback.errorDescription) }
         guard let code = callback.code, !code.isEmpty, code.utf8.count <= 4096 else { throw SignInFailure.cancelled("no code") }
@@ -103,7 +105,7 @@ struct SignInService: Sendable {
         if let linked = try await store.account(provider: provider.id, subject: subject) { return linked }
         guard let rawEmail = claims.email, let email = try? Validation.email(rawEmail) else { throw SignInFailure.noEmail }
         guard provider.trustsEmail || claims.emailVerified?.value == true else { throw SignInFailure.emailUnverified }
-        let now = WallClock.nowMillis()
+        let now = clock.nowMillis()
         for _ in 0..<5 {
             if let existing = try await store.account(email: email) {
                 guard !existing.isDisabled else { throw SignInFailure.accountDisabled }

@@ -34,6 +34,7 @@ struct TestServer {
         live: Bool = false,
         logger testLogger: Logger? = nil,
         addresses: (any ClientAddressRule)? = nil,
+        clock: WallClock = .system,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -50,7 +51,7 @@ struct TestServer {
         // connections per TCP peer, as it does without --trust-proxy.
         let parts = AppParts(
             hasher: hasher, geocoder: geocoder, lanes: lanes,
-            addresses: addresses ?? ProxyRule(trustForwardedFor: true), precompressWebClient: false)
+            addresses: addresses ?? ProxyRule(trustForwardedFor: true), precompressWebClient: false, clock: clock)
         let logger = testLogger ?? .quiet
         try await TestDatabase.withFresh { fresh in
             let database = try await fresh.open(readBudget: readBudget, logger: logger)
