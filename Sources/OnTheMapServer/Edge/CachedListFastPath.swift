@@ -126,9 +126,9 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let elapsed = NIODeadline.now() - started
         // The list paths are routes of their own, so the path is the route's pattern.
-        let path = head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+        let path = { head.path.map { String($0.prefix { $0 != "?" }) } ?? "" }
         source.finish.record(
-            to: source.logger, method: "GET", uri: head.path ?? "", family: source.listPaths[path] ?? .native, route: path,
+            to: source.logger, method: "GET", uri: head.path ?? "", family: source.listPaths[path()] ?? .native, route: path(),
             status: answer.status.code, elapsed: .nanoseconds(elapsed.nanoseconds))
     }
 }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+import OnTheMapStore
 
 /// What every answer gets on its way out, whichever road it took (the router, the edge's cached
 /// list, a refusal the edge makes before routing): the security headers, then `Date` and `Server`
@@ -26,12 +27,16 @@ struct AnswerFinish: Sendable {
     }
 
     /// The log line and the metrics of one answer. `route` is the pattern matched, never the raw
-    /// path, so that ids make no new series.
+    /// path, so that ids make no new series. The family and route are worked out only when metrics
+    /// are recorded: the cached list's road is the hottest there is.
     func record(
-        to logger: Logger, method: String, uri: String, family: PathFamily, route: String, status: Int, elapsed: Duration
+        to logger: Logger, method: String, uri: String, family: @autoclosure () -> PathFamily, route: @autoclosure () -> String,
+        status: Int, elapsed: Duration
     ) {
         RequestLog.write(to: logger, level: logLevel, method: method, uri: uri, status: status, milliseconds: elapsed.milliseconds)
-        ServiceMetrics.request(family: family, route: route, method: method, status: status, duration: elapsed)
+        if MetricsRecording.isOn {
+            ServiceMetrics.request(family: family(), route: route(), method: method, status: status, duration: elapsed)
+        }
     }
 }
 
