@@ -45,7 +45,7 @@ start() {
         tls="-c ssl=on -c ssl_cert_file=$dir/server.crt -c ssl_key_file=$dir/server.key"
     fi
     as_postgres "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
-        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir $durability $tls -c max_connections=1000"
+        --options="-c listen_addresses=127.0.0.1 -p $port -k $dir $durability $tls -c max_connections=1500"
     as_postgres psql --quiet --host="$dir" --port="$port" --username=postgres --dbname=postgres --set=ON_ERROR_STOP=1 \
         --command="CREATE ROLE onthemap LOGIN PASSWORD 'onthemap'" --command="CREATE DATABASE onthemap OWNER onthemap" >/dev/null
     echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"

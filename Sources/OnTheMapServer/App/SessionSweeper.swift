@@ -14,6 +14,9 @@ struct SessionSweeper: Service {
     let logger: Logger
     let clock: WallClock
     var period: Duration = .seconds(3600)
+    /// The first sweep waits this long: a server that starts (or each of a fleet restarted one by
+    /// one) answers and fills its caches first, and a short-lived one (a test's) never sweeps.
+    var firstSweepAfter: Duration = .seconds(60)
     var locationEventLifetime: Duration = .seconds(86_400)
     /// This instance, as the lease's holder.
     let instance = UUID().uuidString
@@ -22,6 +25,7 @@ struct SessionSweeper: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            try? await Task.sleep(for: firstSweepAfter)
             while !Task.isCancelled {
                 do {
                     try await sweepIfLeaseHolder()
