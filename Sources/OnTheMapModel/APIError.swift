@@ -124,6 +124,14 @@ extension APIError {
         status: 400, code: ParseErrorCode.invalidJSON,
         message: "Idempotency-Key must be 1 to 255 visible ASCII characters.", parameter: "Idempotency-Key")
 
+    /// An `X-Parse-Request-Id` header that is empty, too long or not visible ASCII.
+    public static let invalidParseRequestID = APIError(
+        status: 400, code: ParseErrorCode.invalidJSON,
+        message: "X-Parse-Request-Id must be 1 to 255 visible ASCII characters.", parameter: "X-Parse-Request-Id")
+
+    /// A Parse write whose `X-Parse-Request-Id` came before: Parse Server's own answer.
+    public static let duplicateRequest = APIError(status: 400, code: ParseErrorCode.duplicateRequest, message: "Duplicate request")
+
     /// The key came with a different request before (another method, path or body).
     public static let idempotencyKeyReused = APIError(
         status: 422, code: ParseErrorCode.duplicateRequest,

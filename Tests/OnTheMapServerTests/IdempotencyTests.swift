@@ -103,7 +103,8 @@ import Testing
                                                     headerFields: [Self.key: "slow"]),
                                   body: RequestBody(buffer: ByteBuffer(string: Self.pin)))
             let body = try await RequestJSON.bytes(collecting: &request)
-            let keyed = try IdempotentRequest(request, key: try #require(IdempotentRequest.key(of: request)), body: body)
+            let (key, kind) = try #require(IdempotentRequest.key(of: request, family: .v1Locations))
+            let keyed = try IdempotentRequest(request, key: key, kind: kind, body: body)
             #expect(try await server.store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.system.nowMillis()) == .claimed)
             let meanwhile = try await server.send(.post, "/v1/StudentLocation", body: Self.pin, headers: [Self.key: "slow"])
             #expect(meanwhile.status == .conflict)

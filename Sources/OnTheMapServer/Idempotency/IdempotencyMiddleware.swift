@@ -7,8 +7,10 @@ import OnTheMapStore
 /// database (so every instance behind the proxy sees it), and its answer is kept for a day. The
 /// same request sent again gets that answer, marked `Idempotent-Replayed: true`; sent while the
 /// first still runs, 409 with `Retry-After`; a different request with the key, 422. An answer that
-/// changed nothing and says to try again (429, 503, a client gone) frees the key instead. See
-/// docs/API.md, "Idempotency keys". Inside `ErrorMiddleware`, so its own refusals take the
+/// changed nothing and says to try again (429, 503, a client gone) frees the key instead. On the
+/// Parse paths, Parse Server's `X-Parse-Request-Id` keys a write too, with Parse's rule: any later
+/// request with the id is refused, 400 with code 159 "Duplicate request". See docs/API.md,
+/// "Idempotency keys". Inside `ErrorMiddleware`, so its own refusals take the
 /// family's shape, and it keeps the error answers its handlers throw.
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
@@ -19,11 +21,16 @@ struct IdempotencyMiddleware: RouterMiddleware {
     static let keptForMillis: Int64 = 86_400_000
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let key = IdempotentRequest.key(of: request) else { return try await next(request, context) }
+        guard let (key, kind) = IdempotentRequest.key(of: request, family: context.family(of: request)) else {
+            return try await next(request, context)
+        }
         var request = request
         let body = try await RequestJSON.bytes(collecting: &request)
-        let keyed = try IdempotentRequest(request, key: key, body: body)
-        switch try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: clock.nowMillis()) {
+        let keyed = try IdempotentRequest(request, key: key, kind: kind, body: body)
+        let claim = try await store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: clock.nowMillis())
+        // Parse Server refuses any request with an id it has seen, whatever became of the first.
+        if kind == .parseRequestID, claim != .claimed { throw APIError.duplicateRequest }
+        switch claim {
         case .claimed:
             return try await answerFirst(request, keyed, context: context, next: next)
         case .answered(let fingerprint, let answer):

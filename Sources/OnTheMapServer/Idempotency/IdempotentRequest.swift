@@ -4,13 +4,23 @@ import Hummingbird
 import NIOCore
 import OnTheMapModel
 
-/// A write sent with `Idempotency-Key`, as the store knows it: the key is the caller's own (their
-/// credential is part of it, so one caller cannot read another's answer), and the fingerprint
-/// tells the same request from a different one sent with the same key.
+/// A write sent with `Idempotency-Key` (or, on the Parse paths, Parse Server's `X-Parse-Request-Id`),
+/// as the store knows it: the key is the caller's own (their credential is part of it, so one
+/// caller cannot read another's answer), and the fingerprint tells the same request from a
+/// different one sent with the same key.
 struct IdempotentRequest {
     static let keyHeader = HTTPField.Name("Idempotency-Key")!
+    static let parseRequestIDHeader = HTTPField.Name("X-Parse-Request-Id")!
     static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
     static let unsafeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
+
+    /// Which header keyed the request, and so what a second request with it gets.
+    enum Kind: String, Sendable {
+        /// The same request again gets the first answer (`Idempotent-Replayed: true`).
+        case idempotencyKey = "idempotency-key"
+        /// Parse Server's rule: a second request with the id is refused, code 159.
+        case parseRequestID = "x-parse-request-id"
+    }
 
     /// What the store files the key under: a hash of the credential and the key.
     let lookup: String
@@ -19,17 +29,22 @@ struct IdempotentRequest {
     /// The method, target and body.
     let fingerprint: String
 
-    /// The key a write carries; nil for a read, or a write without one (nothing to keep).
-    static func key(of request: Request) -> String? {
-        unsafeMethods.contains(request.method) ? request.headers[keyHeader] : nil
+    /// The key a write carries; nil for a read, or a write without one (nothing to keep). The
+    /// Parse families take `X-Parse-Request-Id` too, as Parse Server does; `Idempotency-Key` wins.
+    static func key(of request: Request, family: PathFamily) -> (key: String, kind: Kind)? {
+        guard unsafeMethods.contains(request.method) else { return nil }
+        if let key = request.headers[keyHeader] { return (key, .idempotencyKey) }
+        if family == .parse, let id = request.headers[parseRequestIDHeader] { return (id, .parseRequestID) }
+        return nil
     }
 
-    init(_ request: Request, key: String, body: ByteBuffer) throws(APIError) {
+    init(_ request: Request, key: String, kind: Kind, body: ByteBuffer) throws(APIError) {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw .invalidIdempotencyKey
+            throw kind == .idempotencyKey ? .invalidIdempotencyKey : .invalidParseRequestID
         }
         let credential = [request.headers[.authorization] ?? "", request.cookies[SessionCookies.sessionName]?.value ?? ""]
-        let scoped = credential.joined(separator: "\n") + "\n" + key
+        // The kind too: the same text as either header is two keys.
+        let scoped = credential.joined(separator: "\n") + "\n" + kind.rawValue + "\n" + key
         lookup = Identifiers.hex(SHA256.hash(data: Array(("lookup\n" + scoped).utf8)))
         secret = SymmetricKey(data: SHA256.hash(data: Array(("answer\n" + scoped).utf8)))
         var target = Array("\(request.method.rawValue) \(request.uri.description)\n".utf8)
