@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import OnTheMapModel
 @testable import OnTheMapServer
+import OnTheMapStore
 import Testing
 
 /// The client's address is worked out once per request, by the one proxy rule, in every path family.
@@ -49,5 +51,63 @@ import Testing
             #expect(seen.map(\.path) == requests.map { String($0.1.prefix { $0 != "?" }) })
             #expect(seen.map(\.address) == requests.indices.map { "203.0.113.\($0 + 1)" })
         }
+    }
+}
+
+/// The caller is looked up on first use and at most once per request, however many pieces ask
+/// (the cross-site check of a write, then its handler), and never for a request without a session.
+@Suite struct CallerLookupTests {
+    /// Sessions that count how often an account is looked up.
+    final class CountingSessions: SessionStore {
+        let lookups = NIOLockedValueBox(0)
+        let account: Account?
+
+        init(account: Account?) { self.account = account }
+
+        func insertSession(_ session: SessionRecord) async throws {}
+        func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
+            lookups.withLockedValue { $0 += 1 }
+            return account
+        }
+        func deleteSession(tokenHash: String) async throws {}
+        func deleteExpiredSessions(now: Int64) async throws -> Int { 0 }
+    }
+
+    static let ada = Account(
+        key: "1234567890", email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", passwordHash: "", isAdmin: false,
+        createdAt: 0)
+
+    static func request(authorization: String?) -> Request {
+        var fields: HTTPFields = [:]
+        if let authorization { fields[.authorization] = authorization }
+        return Request(head: HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/v1/StudentLocation", headerFields: fields),
+                       body: RequestBody(buffer: ByteBuffer()))
+    }
+
+    @Test func askedThreeTimesItIsLookedUpOnce() async throws {
+        let sessions = CountingSessions(account: Self.ada)
+        let facts = RequestFacts()
+        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: "Bearer abc")),
+                    authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
+        for _ in 0..<3 { #expect(try await facts.caller()?.account.key == Self.ada.key) }
+        #expect(sessions.lookups.withLockedValue { $0 } == 1)
+    }
+
+    @Test func anUnknownSessionIsLookedUpOnceToo() async throws {
+        let sessions = CountingSessions(account: nil)
+        let facts = RequestFacts()
+        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: "Bearer gone")),
+                    authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
+        for _ in 0..<3 { #expect(try await facts.caller() == nil) }
+        #expect(sessions.lookups.withLockedValue { $0 } == 1)
+    }
+
+    @Test func noSessionMeansNoLookup() async throws {
+        let sessions = CountingSessions(account: Self.ada)
+        let facts = RequestFacts()
+        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: nil)),
+                    authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
+        #expect(try await facts.caller() == nil)
+        #expect(sessions.lookups.withLockedValue { $0 } == 0)
     }
 }
