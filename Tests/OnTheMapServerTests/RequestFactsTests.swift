@@ -87,7 +87,7 @@ import Testing
     @Test func askedThreeTimesItIsLookedUpOnce() async throws {
         let sessions = CountingSessions(account: Self.ada)
         let facts = RequestFacts()
-        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: "Bearer abc")),
+        facts.begin(clientAddress: "203.0.113.1", request: Self.request(authorization: "Bearer abc"),
                     authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
         for _ in 0..<3 { #expect(try await facts.caller()?.account.key == Self.ada.key) }
         #expect(sessions.lookups.withLockedValue { $0 } == 1)
@@ -96,7 +96,7 @@ import Testing
     @Test func anUnknownSessionIsLookedUpOnceToo() async throws {
         let sessions = CountingSessions(account: nil)
         let facts = RequestFacts()
-        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: "Bearer gone")),
+        facts.begin(clientAddress: "203.0.113.1", request: Self.request(authorization: "Bearer gone"),
                     authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
         for _ in 0..<3 { #expect(try await facts.caller() == nil) }
         #expect(sessions.lookups.withLockedValue { $0 } == 1)
@@ -105,7 +105,7 @@ import Testing
     @Test func noSessionMeansNoLookup() async throws {
         let sessions = CountingSessions(account: Self.ada)
         let facts = RequestFacts()
-        facts.begin(clientAddress: "203.0.113.1", credential: SessionCredential(of: Self.request(authorization: nil)),
+        facts.begin(clientAddress: "203.0.113.1", request: Self.request(authorization: nil),
                     authenticator: SessionAuthenticator(sessions: sessions, clock: .system))
         #expect(try await facts.caller() == nil)
         #expect(sessions.lookups.withLockedValue { $0 } == 0)

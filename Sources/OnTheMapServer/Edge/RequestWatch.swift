@@ -320,7 +320,7 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
         }
         guard var line = chunkSizeLine else { return }
         for byte in view[start...] {
-            guard let digit = Self.hexValue(byte) else {
+            guard let digit = QueryString.hexValue(byte) else {
                 // The size ends at its extension, or its line's end.
                 chunkSizeLine = nil
                 return phases.firstChunkSizeAccepted()
@@ -344,15 +344,6 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
             index += 1
         }
         return view.firstIndex(of: 10).map { $0 + 1 }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Whether the hexadecimal digits so far already name more than the body limit.

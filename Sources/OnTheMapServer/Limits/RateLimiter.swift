@@ -31,11 +31,6 @@ extension RateLimiter {
 enum RateDecision: Sendable {
     case admitted(RateTicket)
     case refused(retryAfter: Int)
-
-    /// The seconds to wait, or nil when admitted.
-    var retryAfter: Int? {
-        if case .refused(let seconds) = self { seconds } else { nil }
-    }
 }
 
 /// One counted event.

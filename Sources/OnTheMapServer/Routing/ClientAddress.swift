@@ -22,8 +22,9 @@ struct ProxyRule: ClientAddressRule {
     }
 }
 
-/// First on every routed request: fills `RequestFacts` with the client's address and the session
-/// credential the request carries, so no handler works either out again.
+/// First on every routed request: fills `RequestFacts` with the client's address, and with the
+/// request whose session credential is read if a route asks for the caller, so no handler works
+/// either out again.
 struct RequestFactsMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let addresses: any ClientAddressRule
@@ -32,7 +33,7 @@ struct RequestFactsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         context.facts.begin(
             clientAddress: addresses.address(of: request, peer: context.remoteAddress),
-            credential: SessionCredential(of: request), authenticator: authenticator)
+            request: request, authenticator: authenticator)
         return try await next(request, context)
     }
 }

@@ -9,7 +9,9 @@ final class RequestFacts: Sendable {
     private struct State {
         var clientAddress = "unknown"
         var family: PathFamily?
-        var credential: SessionCredential?
+        /// Its headers are read for the session credential only when the caller is asked for: the
+        /// list reads never parse a cookie.
+        var request: Request?
         var authenticator: SessionAuthenticator?
         /// nil until looked up; then the caller, or nil for none.
         var caller: Caller??
@@ -18,10 +20,10 @@ final class RequestFacts: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// Called once per request, before routing.
-    func begin(clientAddress: String, credential: SessionCredential?, authenticator: SessionAuthenticator) {
+    func begin(clientAddress: String, request: Request, authenticator: SessionAuthenticator) {
         state.withLockedValue { state in
             state.clientAddress = clientAddress
-            state.credential = credential
+            state.request = request
             state.authenticator = authenticator
         }
     }
@@ -34,10 +36,10 @@ final class RequestFacts: Sendable {
     }
 
     func caller() async throws -> Caller? {
-        let (known, credential, authenticator) = state.withLockedValue { ($0.caller, $0.credential, $0.authenticator) }
+        let (known, request, authenticator) = state.withLockedValue { ($0.caller, $0.request, $0.authenticator) }
         if let known { return known }
         var found: Caller?
-        if let credential, let authenticator {
+        if let request, let credential = SessionCredential(of: request), let authenticator {
             found = try await authenticator.caller(token: credential.token, viaCookie: credential.viaCookie)
         }
         state.withLockedValue { $0.caller = .some(found) }

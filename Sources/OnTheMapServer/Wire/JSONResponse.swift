@@ -4,12 +4,9 @@ import OnTheMapModel
 
 /// Builds JSON responses, with the Udacity prefix when the family wants it.
 enum JSONResponse {
-    /// The one JSON configuration (`JSONWire`).
-    static func encoder() -> JSONEncoder { JSONWire.encoder() }
-
     /// Encodes `value` (the Udacity family's group adds its prefix).
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        raw(ByteBuffer(data: try encoder().encode(value)), status: status, headers: headers)
+        raw(ByteBuffer(data: try JSONWire.encoder().encode(value)), status: status, headers: headers)
     }
 
     /// A response around bytes that are already JSON.
@@ -35,7 +32,7 @@ enum JSONResponse {
         var body = ByteBuffer()
         if family.hasPrefix { body.writeBytes(UdacityPrefix.bytes) }
         // Encoding this struct cannot fail; the fallback keeps the "never an empty body" rule regardless.
-        body.writeBytes((try? encoder().encode(family.errorBody(error))) ?? Data(#"{"error":"Internal server error."}"#.utf8))
+        body.writeBytes((try? JSONWire.encoder().encode(family.errorBody(error))) ?? Data(#"{"error":"Internal server error."}"#.utf8))
         return (headers, body)
     }
 }
