@@ -97,7 +97,8 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Connects once, directly, and says why that fails (the pool retries an unreachable or
     /// refusing server quietly): the server's own words for a refused login or a missing
-    /// `pg_hba.conf` line, the TLS library's for a certificate that does not verify.
+    /// `pg_hba.conf` line, the TLS library's for a certificate that does not verify. Nil when the
+    /// connection works, and when it merely did not answer within five seconds.
     func whyConnectingFails(logger: Logger) async -> String? {
         do {
             var configuration: PostgresConnection.Configuration
@@ -111,6 +112,11 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try await connection.close()
             return nil
+        } catch let error as PSQLError where error.underlying is ChannelError {
+            // A slow answer (a busy machine, a server still starting) says nothing about why: the
+            // caller keeps waiting for its own deadline. A refused connection does say why.
+            if case .connectTimeout = error.underlying as? ChannelError { return nil }
+            return "\(String(reflecting: error))"
         } catch let error as PSQLError {
             return error.serverInfo?[.message] ?? "\(String(reflecting: error))"
         } catch {
