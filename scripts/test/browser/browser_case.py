@@ -49,6 +49,8 @@ def shared_server():
 class BrowserTest(unittest.TestCase):
     """A Chromium window on the shared server. Tests of one class run in name order and share it."""
     width, height, mobile, language = 1280, 800, False, "en-US"
+    # The system's colour scheme the page is shown ("dark": prefers-color-scheme matches dark).
+    color_scheme = "light"
     # A server of the class's own (an empty database, the geocoder loaded) instead of the shared
     # one, for tests whose pins must not meet other classes' pins.
     own_server = False
@@ -61,6 +63,7 @@ class BrowserTest(unittest.TestCase):
         else:
             cls.server = shared_server()
         cls.driver = chromium(cls.width, cls.height, cls.mobile, cls.language)
+        cls.emulate_color_scheme(cls.color_scheme)
         # Leaflet replaces popups and markers as the view changes: an element found a moment ago
         # may be gone, which only means "look again".
         cls.wait = WebDriverWait(cls.driver, 20, ignored_exceptions=[StaleElementReferenceException])
@@ -71,6 +74,12 @@ class BrowserTest(unittest.TestCase):
         if cls.own_server:
             cls.server.remove()
 
+    @classmethod
+    def emulate_color_scheme(cls, scheme):
+        """Makes the system prefer `scheme` ("light" or "dark"), as a phone's setting would."""
+        cls.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
     def tearDown(self):
         self.screenshot(self._testMethodName)
         violations = self.driver.execute_script("return window.__cspViolations || []")
@@ -79,7 +88,7 @@ class BrowserTest(unittest.TestCase):
             self.driver.switch_to.alert.text
 
     def screenshot(self, name):
-        prefix = "phone" if self.mobile else "desktop"
+        prefix = ("phone" if self.mobile else "desktop") + ("-dark" if self.color_scheme == "dark" else "")
         self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{prefix}-{name}.png"))
 
     def axe(self, screen):

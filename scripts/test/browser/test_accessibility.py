@@ -1,6 +1,6 @@
 """Issue 12: axe-core (4.12.1, from PyPI's axe-playwright-python wheel, fetched by
 scripts/setup/install-deps.sh test into .build/axe) finds no violation of serious or critical impact,
-and none about landmarks, on any screen, at desktop and at phone size."""
+and none about landmarks, on any screen, at desktop and at phone size, in the light and the dark theme."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -48,6 +48,17 @@ class Accessibility(BrowserTest):
 class AccessibilityOnAPhone(Accessibility):
     width, height, mobile = 360, 740, True
     first, last, email = "Grace", "Hopper", "grace.axe@example.com"
+
+
+class AccessibilityInTheDark(Accessibility):
+    """Issue 29: the same screens in the dark theme (the system prefers dark)."""
+    color_scheme = "dark"
+    first, last, email = "Hedy", "Lamarr", "hedy.axe@example.com"
+
+
+class AccessibilityOnAPhoneInTheDark(AccessibilityOnAPhone):
+    color_scheme = "dark"
+    first, last, email = "Radia", "Perlman", "radia.axe@example.com"
 
 
 class KeyboardPaths(BrowserTest):

@@ -148,3 +148,8 @@ class AdminArea(BrowserTest):
         self.log_in_afresh("eve.admin@example.com")
         self.wait.until(lambda d: "disabled by an admin" in self.visible("login-error").text)
         self.assertIsNotNone(token)
+
+
+class AdminAreaInTheDark(AdminArea):
+    """Issue 29: the admin screens in the dark theme, axe-clean as in the light one."""
+    color_scheme = "dark"

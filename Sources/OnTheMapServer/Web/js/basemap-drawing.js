@@ -6,12 +6,21 @@
 const WORLD = 256;
 const MAX_LATITUDE = 85.0511287798;
 
-const styles = {
-  // (Each detail square's land overlaps its neighbours' a little: no hairline where they meet.)
-  land: { fill: '#f4f1e8' },
-  river: { stroke: '#9ccbe8', width: 1 },
-  admin1: { stroke: '#b9ad9b', width: 0.6, dash: [3, 3] },
-  border: { stroke: 'rgba(143, 133, 119, 0.9)', width: 1 },
+/** The shapes' colours in each theme (the sea is the map's CSS background, --sea). */
+export const PALETTES = {
+  light: {
+    // (Each detail square's land overlaps its neighbours' a little: no hairline where they meet.)
+    land: { fill: '#f4f1e8' },
+    river: { stroke: '#9ccbe8', width: 1 },
+    admin1: { stroke: '#b9ad9b', width: 0.6, dash: [3, 3] },
+    border: { stroke: 'rgba(143, 133, 119, 0.9)', width: 1 },
+  },
+  dark: {
+    land: { fill: '#2e3843' },
+    river: { stroke: '#2f5b78', width: 1 },
+    admin1: { stroke: '#4f5b68', width: 0.6, dash: [3, 3] },
+    border: { stroke: 'rgba(150, 163, 177, 0.85)', width: 1 },
+  },
 };
 /** Bottom to top. */
 export const KINDS = ['land', 'river', 'admin1', 'border'];
@@ -118,9 +127,9 @@ function tracePath(context, { points, rings, parts, boxes }, scale, originX, ori
 /**
  * Draws the shapes of every source in `sources` (projected files, bottom first) into a tile's
  * canvas (or OffscreenCanvas): the tile at `coords` (Leaflet tile numbers), `ratio` canvas pixels
- * per CSS pixel.
+ * per CSS pixel, in the colours of `palette` (one of PALETTES).
  */
-export function drawTile(canvas, coords, sources, ratio) {
+export function drawTile(canvas, coords, sources, ratio, palette) {
   const context = canvas.getContext('2d');
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
   context.clearRect(0, 0, WORLD, WORLD);
@@ -130,7 +139,7 @@ export function drawTile(canvas, coords, sources, ratio) {
   for (const shapes of sources) {
     for (const kind of KINDS) {
       if (!shapes[kind]) continue;
-      const style = styles[kind];
+      const style = palette[kind];
       context.beginPath();
       tracePath(context, shapes[kind], scale, originX, originY, Boolean(style.fill));
       if (style.fill) {

@@ -4,7 +4,8 @@
 // The detail squares are fetched, parsed and projected by basemap-worker.js where a worker can
 // run. Maps listen for the squares that arrive: their names go on the map and the tiles that
 // showed the world in their place are drawn again.
-import { drawTile } from './basemap-drawing.js';
+import { PALETTES, drawTile } from './basemap-drawing.js';
+import { currentTheme, onThemeChange } from './theme.js';
 import { BasemapSources, fetchSquare } from './basemap-sources.js';
 
 // Script time for tiles in one frame, and at most this many tiles: fewer while the frames after
@@ -51,11 +52,14 @@ class TileDrawer {
   constructor(index, world) {
     const loader = new SquareLoader();
     this.sources = new BasemapSources(index, world, (name) => loader.load(name), (name, square) => this.announce(name, square));
-    this.listeners = new Set();   // { squareArrived(name, cities), squareFailed(name) }
+    this.listeners = new Set();   // { squareArrived(name, cities), squareFailed(name), themeChanged() }
     this.queue = [];              // { canvas, coords, done, onMissing }
     this.scheduled = false;
     this.zooming = 0;             // maps whose zoom is animating
     this.zoomEndedAt = -Infinity;
+    onThemeChange(() => {
+      for (const listener of this.listeners) listener.themeChanged();
+    });
   }
 
   /** Draws `canvas`, the tile at `coords`; then `done()`, and `onMissing(names)` for squares still to come. */
@@ -102,7 +106,7 @@ class TileDrawer {
     for (let drawn = 0; drawn < tiles && this.queue.length > 0 && performance.now() - start < FRAME_BUDGET_MS; drawn += 1) {
       const { canvas, coords, done, onMissing } = this.queue.shift();
       const { shapes, missing } = this.sources.sourcesFor(coords);
-      drawTile(canvas, coords, shapes, window.devicePixelRatio || 1);
+      drawTile(canvas, coords, shapes, window.devicePixelRatio || 1, PALETTES[currentTheme()]);
       if (missing.length > 0) onMissing?.(missing);
       done?.();
     }

@@ -120,10 +120,20 @@ const BasemapLayer = L.GridLayer.extend({
   squareArrived(name, cities) {
     this.labels.addCities(name, cities);
     if (!this.waitingFor.delete(name)) return;
+    this.redrawTiles((coords) => coords.z >= this.index.detailFromZoom && squaresOf(coords, this.index).includes(name));
+  },
+
+  /** The theme changed: every tile is drawn again in its colours, in place. */
+  themeChanged() {
+    this.redrawTiles(() => true);
+  },
+
+  /** Draws again, in place, the tiles whose coordinates pass `which`. */
+  redrawTiles(which) {
     for (const tile of Object.values(this._tiles || {})) {
       const { el } = tile;
       const coords = this._wrapCoords(tile.coords);   // as createTile was given them
-      if (coords.z < this.index.detailFromZoom || !squaresOf(coords, this.index).includes(name)) continue;
+      if (!which(coords)) continue;
       this.redrawing.add(el);
       this.drawTile(el, coords, () => {
         this.redrawing.delete(el);

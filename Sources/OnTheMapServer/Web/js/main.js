@@ -9,6 +9,7 @@ import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
 import { renderPostList } from './post-list.js';
 import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
+import { setUpTheme } from './theme.js';
 import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
@@ -247,6 +248,7 @@ function setUpTopBar() {
 }
 
 async function start() {
+  setUpTheme();
   state.postFlow = new PostFlow(postFinished, loggedOut);
   setUpAuthScreens(async () => {
     try {
