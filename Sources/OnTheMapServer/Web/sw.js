@@ -5,10 +5,14 @@ const SHELL_CACHE = 'onthemap-shell-v12';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png', '/config.json', '/basemap/index.json', '/basemap/world.json',
-  '/js/main.js', '/js/api.js', '/js/admin-api.js', '/js/admin-screen.js', '/js/auth-screens.js', '/js/basemap.js', '/js/basemap-drawing.js', '/js/basemap-sources.js', '/js/basemap-tiles.js', '/js/basemap-worker.js', '/js/cluster-layer.js', '/js/dom.js', '/js/frames.js', '/js/links.js',
+  '/js/main.js', '/js/api.js', '/js/api-errors.js', '/js/admin-api.js', '/js/admin-screen.js', '/js/auth-screens.js', '/js/basemap.js', '/js/basemap-drawing.js', '/js/basemap-sources.js', '/js/basemap-tiles.js', '/js/basemap-worker.js', '/js/cluster-layer.js', '/js/dom.js', '/js/frames.js',
+  '/js/i18n.js', '/js/language-switch.js', '/js/links.js',
   '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/map-labels.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js', '/js/post-list.js', '/js/report-pin.js',
   '/js/share-link.js', '/js/sign-in-providers.js',
   '/js/theme.js', '/js/tile-canvases.js', '/js/time.js',
+  // The catalogues, one per language that ships (i18n.js CATALOGUES), so that every language
+  // opens offline. A new language adds its path here.
+  '/js/locales/en.js',
   '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet.markercluster.js',
   '/vendor/leaflet/MarkerCluster.css', '/vendor/leaflet/MarkerCluster.Default.css',
 ];

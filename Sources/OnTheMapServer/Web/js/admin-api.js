@@ -1,5 +1,8 @@
-// The admin area's calls (docs/API.md, "Moderation"). Every one answers 403 to a non-admin.
-import { request } from './api.js';
+// The admin area's calls (docs/API.md, "Moderation"). Every one answers 403 to a non-admin, which
+// the 'admin' context turns into "only an admin may do this".
+import { request as apiRequest } from './api.js';
+
+const request = (method, path, options = {}) => apiRequest(method, path, { ...options, context: 'admin' });
 
 const query = (params) => {
   const pairs = Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== '');

@@ -2,27 +2,33 @@
 // every account, and the audit log, for accounts with the admin flag. Every action goes through
 // the API (admin-api.js), which audits it; the screen shows the result, or why it failed.
 import { adminApi } from './admin-api.js';
+import { errorMessage } from './api.js';
 import { el, isBusy, setBusy } from './dom.js';
+import { formatDate, formatList, msg, setText, t } from './i18n.js';
 import { displayName } from './people.js';
-import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
 export const adminSections = ['reports', 'posts', 'accounts', 'log'];
 
-const reasonWords = {
-  spam: 'spam', offensive: 'offensive', 'personal-information': 'personal information', 'wrong-place': 'wrong place', other: 'other',
+// The server's report reasons (ReportReason) and audit actions (AuditAction), with their words.
+const reasonKeys = {
+  spam: 'admin.reason.spam', offensive: 'admin.reason.offensive', 'personal-information': 'admin.reason.personalInformation',
+  'wrong-place': 'admin.reason.wrongPlace', other: 'admin.reason.other',
 };
-const actionWords = {
-  'hide-location': 'hid a pin', 'show-location': 'showed a pin again', 'delete-location': 'deleted a pin',
-  'disable-account': 'disabled an account', 'enable-account': 'enabled an account', 'grant-admin': 'made an admin',
-  'revoke-admin': 'removed an admin', 'issue-password-reset': 'issued a password reset link', 'dismiss-reports': 'dismissed reports',
+const actionKeys = {
+  'hide-location': 'admin.action.hideLocation', 'show-location': 'admin.action.showLocation', 'delete-location': 'admin.action.deleteLocation',
+  'disable-account': 'admin.action.disableAccount', 'enable-account': 'admin.action.enableAccount', 'grant-admin': 'admin.action.grantAdmin',
+  'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
 };
+/** A server word put into the page's (a reason or an action the page does not know yet stays as sent). */
+const wordFor = (keys, value) => (keys[value] ? t(keys[value]) : value);
+/** How long an admin's password reset link works (AdminService: 72 hours). */
+const RESET_LINK_HOURS = 72;
 
 /** "24 Nov 2026, 14:05": dates in the admin area are read, not compared. */
 function when(iso) {
-  if (!iso) return 'never';
-  const date = new Date(iso);
-  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}, ${clockTime(date)}`;
+  if (!iso) return t('admin.never');
+  return formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
 export class AdminScreen {
@@ -69,32 +75,34 @@ export class AdminScreen {
       content.replaceChildren(...await render());
       content.dataset.section = this.section;
     } catch (failure) {
-      this.say(failure.message, true);
+      this.say(errorMessage(failure), true);
       if (failure.kind === 'session' || failure.status === 403) this.onFailure(failure);
     } finally {
       content.removeAttribute('aria-busy');
     }
   }
 
+  /** The status line: `message` a string or an i18n Message, said again after a change of language. */
   say(message, error = false) {
     const status = byId('admin-status');
     status.classList.toggle('error', error);
-    status.textContent = message;
+    setText(status, message);
   }
 
   /**
-   * A button that runs `work`, then says `done` and reloads the section. With `confirm`, the
-   * first press only asks ("Press again to …"): deleting and disabling are not undone lightly.
+   * A button that runs `work`, then says `done` (a Message, or a function of the answer giving
+   * one) and reloads the section. With `confirm`, the first press only asks ("Press again to …"):
+   * deleting and disabling are not undone lightly. `label` and `confirm` are catalogue keys.
    */
   action(label, work, { done, confirm = null, danger = false } = {}) {
-    const button = el('button', { type: 'button', class: `button small${danger ? ' danger' : ''}` }, label);
+    const button = el('button', { type: 'button', class: `button small${danger ? ' danger' : ''}` }, t(label));
     let armed = false;
     button.addEventListener('click', async () => {
       if (isBusy(button)) return;
       if (confirm && !armed) {
         armed = true;
-        button.textContent = confirm;
-        setTimeout(() => { armed = false; if (button.isConnected) button.textContent = label; }, 5000);
+        button.textContent = t(confirm);
+        setTimeout(() => { armed = false; if (button.isConnected) button.textContent = t(label); }, 5000);
         return;
       }
       setBusy(button, true);
@@ -103,7 +111,7 @@ export class AdminScreen {
         this.say(typeof done === 'function' ? done(result) : done);
         await this.refresh();
       } catch (failure) {
-        this.say(failure.message, true);
+        this.say(errorMessage(failure), true);
         if (failure.kind === 'session') this.onFailure(failure);
       } finally {
         setBusy(button, false);
@@ -115,53 +123,53 @@ export class AdminScreen {
   pinSummary(pin) {
     return el('div', { class: 'admin-pin' },
       el('strong', {}, displayName(pin)), ` · ${pin.mapString}`,
-      pin.hidden ? el('span', { class: 'badge warn' }, 'hidden') : null,
+      pin.hidden ? el('span', { class: 'badge warn' }, t('admin.badge.hidden')) : null,
       el('span', { class: 'admin-meta' }, pin.mediaURL));
   }
 
   pinActions(pin) {
+    const name = displayName(pin);
     return [
       pin.hidden
-        ? this.action('Show again', () => adminApi.setHidden(pin.objectId, false), { done: `${displayName(pin)}’s pin shows again.` })
-        : this.action('Hide', () => adminApi.setHidden(pin.objectId, true), { done: `${displayName(pin)}’s pin is hidden from everyone but them.` }),
-      this.action('Delete', () => adminApi.deleteLocation(pin.objectId),
-        { done: `${displayName(pin)}’s pin is deleted.`, confirm: 'Press again to delete', danger: true }),
+        ? this.action('admin.showAgain', () => adminApi.setHidden(pin.objectId, false), { done: msg('admin.shownAgain', { name }) })
+        : this.action('admin.hide', () => adminApi.setHidden(pin.objectId, true), { done: msg('admin.hidden', { name }) }),
+      this.action('admin.delete', () => adminApi.deleteLocation(pin.objectId),
+        { done: msg('admin.deleted', { name }), confirm: 'admin.confirmDelete', danger: true }),
     ];
   }
 
   async reports() {
     const reported = await adminApi.reports();
-    if (reported.length === 0) return [el('p', { class: 'empty-state' }, 'No open reports.')];
-    return [el('ul', { class: 'admin-list', 'aria-label': 'Reported pins' }, reported.map((item) => {
-      const reasons = item.reports.map((report) => reasonWords[report.reason] || report.reason);
-      const count = item.reports.length;
+    if (reported.length === 0) return [el('p', { class: 'empty-state' }, t('admin.noReports'))];
+    return [el('ul', { class: 'admin-list', 'aria-label': t('admin.reportedPins') }, reported.map((item) => {
+      const reasons = formatList(item.reports.map((report) => wordFor(reasonKeys, report.reason)));
       return el('li', { class: 'admin-item', 'data-object-id': item.objectId },
-        item.location ? this.pinSummary(item.location) : el('div', { class: 'admin-pin' }, 'A pin since deleted'),
-        el('p', { class: 'admin-meta' }, `${count} report${count === 1 ? '' : 's'}: ${reasons.join(', ')}`),
+        item.location ? this.pinSummary(item.location) : el('div', { class: 'admin-pin' }, t('admin.pinDeleted')),
+        el('p', { class: 'admin-meta' }, t('admin.reportCount', { count: item.reports.length, reasons })),
         el('div', { class: 'admin-actions' },
           item.location ? this.pinActions(item.location) : null,
-          this.action('Dismiss', () => adminApi.dismissReports(item.objectId), { done: 'Reports dismissed; the pin stays.' })));
+          this.action('admin.dismiss', () => adminApi.dismissReports(item.objectId), { done: msg('admin.dismissed') })));
     }))];
   }
 
   async posts() {
     const filter = el('label', { class: 'admin-filter' },
-      el('input', { type: 'checkbox', id: 'admin-hidden-only', checked: this.hiddenOnly }), ' Only hidden pins');
+      el('input', { type: 'checkbox', id: 'admin-hidden-only', checked: this.hiddenOnly }), ' ', t('admin.onlyHidden'));
     filter.querySelector('input').addEventListener('change', (event) => { this.hiddenOnly = event.target.checked; this.refresh(); });
     const pins = await adminApi.locations(this.hiddenOnly);
     const list = pins.length === 0
-      ? el('p', { class: 'empty-state' }, this.hiddenOnly ? 'No hidden pins.' : 'No posts yet.')
-      : el('ul', { class: 'admin-list', 'aria-label': 'Posts' }, pins.map((pin) => el('li', { class: 'admin-item', 'data-object-id': pin.objectId },
-        this.pinSummary(pin), el('p', { class: 'admin-meta' }, `Updated ${when(pin.updatedAt)}`),
+      ? el('p', { class: 'empty-state' }, t(this.hiddenOnly ? 'admin.noHiddenPins' : 'admin.noPosts'))
+      : el('ul', { class: 'admin-list', 'aria-label': t('admin.posts') }, pins.map((pin) => el('li', { class: 'admin-item', 'data-object-id': pin.objectId },
+        this.pinSummary(pin), el('p', { class: 'admin-meta' }, t('admin.updated', { when: when(pin.updatedAt) })),
         el('div', { class: 'admin-actions' }, this.pinActions(pin)))));
     return [filter, list];
   }
 
   async accounts() {
     const form = el('form', { class: 'admin-search', role: 'search' },
-      el('label', { for: 'admin-search' }, 'Find an account'),
-      el('input', { id: 'admin-search', type: 'search', value: this.search, placeholder: 'Name or email', autocomplete: 'off' }),
-      el('button', { type: 'submit', class: 'button small' }, 'Search'));
+      el('label', { for: 'admin-search' }, t('admin.findAccount')),
+      el('input', { id: 'admin-search', type: 'search', value: this.search, placeholder: t('admin.searchPlaceholder'), autocomplete: 'off' }),
+      el('button', { type: 'submit', class: 'button small' }, t('admin.search')));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.search = form.querySelector('input').value.trim();
@@ -169,41 +177,44 @@ export class AdminScreen {
     });
     const accounts = await adminApi.accounts(this.search);
     const list = accounts.length === 0
-      ? el('p', { class: 'empty-state' }, 'No account matches.')
-      : el('ul', { class: 'admin-list', 'aria-label': 'Accounts' }, accounts.map((account) => this.accountItem(account)));
+      ? el('p', { class: 'empty-state' }, t('admin.noAccounts'))
+      : el('ul', { class: 'admin-list', 'aria-label': t('admin.accounts') }, accounts.map((account) => this.accountItem(account)));
     return [form, list];
   }
 
   accountItem(account) {
-    const name = `${account.firstName} ${account.lastName}`;
-    const reset = this.action('Password reset link', () => adminApi.passwordReset(account.key), {
-      done: (answer) => `Send this link to ${account.email}; it sets a new password once, within 72 hours: ${answer.url}`,
+    const name = displayName(account);
+    const reset = this.action('admin.resetLink', () => adminApi.passwordReset(account.key), {
+      done: (answer) => msg('admin.resetLinkMade', { email: account.email, hours: RESET_LINK_HOURS, url: answer.url }),
     });
+    const pin = account.location;
     return el('li', { class: 'admin-item', 'data-key': account.key },
       el('div', { class: 'admin-pin' }, el('strong', {}, name), ` · ${account.email}`,
-        account.isAdmin ? el('span', { class: 'badge' }, 'admin') : null,
-        account.disabled ? el('span', { class: 'badge warn' }, 'disabled') : null),
-      el('p', { class: 'admin-meta' }, `Signed up ${when(account.createdAt)} · last login ${when(account.lastLoginAt)} · `,
-        account.location ? `pin: ${account.location.mapString}${account.location.hidden ? ' (hidden)' : ''}` : 'no pin'),
+        account.isAdmin ? el('span', { class: 'badge' }, t('admin.badge.admin')) : null,
+        account.disabled ? el('span', { class: 'badge warn' }, t('admin.badge.disabled')) : null),
+      el('p', { class: 'admin-meta' }, t('admin.accountDates', { signedUp: when(account.createdAt), lastLogin: when(account.lastLoginAt) }), ' · ',
+        pin ? t(pin.hidden ? 'admin.pinHidden' : 'admin.pin', { place: pin.mapString }) : t('admin.noPin')),
       el('div', { class: 'admin-actions' },
         account.isAdmin
-          ? this.action('Remove admin', () => adminApi.changeAccount(account.key, { isAdmin: false }), { done: `${name} is no longer an admin.` })
-          : this.action('Make admin', () => adminApi.changeAccount(account.key, { isAdmin: true }), { done: `${name} is now an admin.` }),
+          ? this.action('admin.removeAdmin', () => adminApi.changeAccount(account.key, { isAdmin: false }), { done: msg('admin.noLongerAdmin', { name }) })
+          : this.action('admin.makeAdmin', () => adminApi.changeAccount(account.key, { isAdmin: true }), { done: msg('admin.nowAdmin', { name }) }),
         account.disabled
-          ? this.action('Enable', () => adminApi.changeAccount(account.key, { disabled: false }), { done: `${name} can log in again.` })
-          : this.action('Disable', () => adminApi.changeAccount(account.key, { disabled: true }),
-            { done: `${name} is disabled and logged out everywhere.`, confirm: 'Press again to disable', danger: true }),
+          ? this.action('admin.enable', () => adminApi.changeAccount(account.key, { disabled: false }), { done: msg('admin.enabled', { name }) })
+          : this.action('admin.disable', () => adminApi.changeAccount(account.key, { disabled: true }),
+            { done: msg('admin.disabled', { name }), confirm: 'admin.confirmDisable', danger: true }),
         reset));
   }
 
   async log() {
     const entries = await adminApi.audit();
-    if (entries.length === 0) return [el('p', { class: 'empty-state' }, 'No admin has acted yet.')];
+    if (entries.length === 0) return [el('p', { class: 'empty-state' }, t('admin.noActions'))];
     return [el('table', { class: 'admin-log' },
-      el('caption', { class: 'visually-hidden' }, 'Audit log, newest first'),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'When'), el('th', { scope: 'col' }, 'Who'), el('th', { scope: 'col' }, 'What'))),
+      el('caption', { class: 'visually-hidden' }, t('admin.log.caption')),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('admin.log.when')), el('th', { scope: 'col' }, t('admin.log.who')),
+        el('th', { scope: 'col' }, t('admin.log.what')))),
       el('tbody', {}, entries.map((entry) => el('tr', { 'data-action': entry.action },
         el('td', {}, when(entry.at)), el('td', {}, entry.actorEmail),
-        el('td', {}, `${actionWords[entry.action] || entry.action}: ${entry.detail}`)))))];
+        // The detail is the server's record (names, places), kept as written.
+        el('td', {}, t('admin.logEntry', { action: wordFor(actionKeys, entry.action), detail: entry.detail }))))))];
   }
 }

@@ -1,6 +1,9 @@
 // The server's API as the client uses it. Every failure becomes an ApiError whose `kind` says
-// what went wrong (so screens can tell a network failure from wrong credentials) and whose
-// `message` is written for the person using the app.
+// what went wrong (so screens can tell a network failure from wrong credentials) and whose `key`
+// names the catalogue message that explains it to the person using the app (api-errors.js chooses
+// it from the answer's status and code; the server's English `error` text is never shown).
+import { describeRefusal, NETWORK_FAILURE, UNREADABLE_ANSWER } from './api-errors.js';
+import { msg } from './i18n.js';
 
 /** Bytes the Udacity-compatible session endpoints put before their JSON (api-contract.md §2). */
 const UDACITY_PREFIX = ")]}'\n";
@@ -8,15 +11,34 @@ const UDACITY_PREFIX = ")]}'\n";
 export class ApiError extends Error {
   /**
    * @param {'network'|'credentials'|'throttled'|'session'|'invalid'|'conflict'|'unavailable'|'server'} kind
+   * @param {string} key  the catalogue message (`error.session`); also the Error's message, for logs
+   * @param {object} params  the message's placeholders
+   * @param {number} status  the HTTP status (0 without an answer)
+   * @param {number|null} code  Parse's error code, when the answer had one
    */
-  constructor(kind, message, status = 0) {
-    super(message);
+  constructor(kind, key, { params = {}, status = 0, code = null } = {}) {
+    super(key);
     this.kind = kind;
+    this.key = key;
+    this.params = params;
     this.status = status;
+    this.code = code;
   }
 }
 
-const networkMessage = 'Can’t reach the server. Check your internet connection and try again.';
+/**
+ * What to tell the person about `failure`, as a Message (it follows a change of language): an
+ * ApiError's own message, else a general one (a bug, or the basemap's files failing to load).
+ */
+export function errorMessage(failure) {
+  if (failure instanceof ApiError) return msg(failure.key, failure.params);
+  return msg('error.unexpected');
+}
+
+/** An ApiError from api-errors.js's `{kind, key, params}`. */
+function failureOf({ kind, key, params }, status = 0, code = null) {
+  return new ApiError(kind, key, { params, status, code });
+}
 
 /** The oldest saved copy the service worker answered with since `trackOfflineCopies()`. */
 let oldestOfflineCopy = null;
@@ -37,8 +59,11 @@ function xsrfToken() {
   return match ? decodeURIComponent(match.slice('XSRF-TOKEN='.length)) : '';
 }
 
-/** Sends a request and returns the parsed JSON body; throws ApiError on any failure. */
-export async function request(method, path, { body, prefixed = false, describe = describeFailure } = {}) {
+/**
+ * Sends a request and returns the parsed JSON body; throws ApiError on any failure. `context` names
+ * the call for api-errors.js (a 403 at login is wrong credentials; at an admin route, not an admin).
+ */
+export async function request(method, path, { body, prefixed = false, context = '' } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
@@ -50,7 +75,7 @@ export async function request(method, path, { body, prefixed = false, describe =
     });
     text = await response.text();
   } catch {
-    throw new ApiError('network', networkMessage);
+    throw failureOf(NETWORK_FAILURE);
   }
   if (response.headers.has('X-Offline-Copy')) {
     const savedAt = new Date(response.headers.get('X-Offline-Copy'));
@@ -64,69 +89,34 @@ export async function request(method, path, { body, prefixed = false, describe =
   } catch {
     json = null;
   }
-  if (!response.ok) throw describe(response, json);
-  if (json === null) {
-    // A proxy's or portal's page instead of the API's JSON.
-    throw new ApiError('server', 'The server sent an answer the app could not read. Try again later.', response.status);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    const refusal = describeRefusal({ status: response.status, body: json, retryAfter: retryAfter > 0 ? retryAfter : 0, context });
+    throw failureOf(refusal, response.status, json && typeof json.code === 'number' ? json.code : null);
   }
+  // A proxy's or portal's page instead of the API's JSON.
+  if (json === null) throw failureOf(UNREADABLE_ANSWER, response.status);
   return json;
 }
 
-/** The generic reading of an error answer. */
-function describeFailure(response, json) {
-  const serverText = json && typeof json.error === 'string' ? json.error : '';
-  switch (response.status) {
-    case 401:
-      return new ApiError('session', 'Your session has ended. Please log in again.', 401);
-    case 429: {
-      const wait = Number(response.headers.get('Retry-After'));
-      const when = wait > 0 ? ` Try again in ${wait} second${wait === 1 ? '' : 's'}.` : ' Try again in a minute.';
-      return new ApiError('throttled', `Too many attempts.${when}`, 429);
-    }
-    case 503:
-      return new ApiError('unavailable', 'The server is starting up. Try again in a few seconds.', 503);
-    default:
-      if (response.status >= 500) {
-        return new ApiError('server', `The server ran into a problem (${response.status}). Try again later.`, response.status);
-      }
-      return new ApiError('invalid', serverText || `The request was refused (${response.status}).`, response.status);
-  }
-}
-
-/** Logs in; wrong credentials are their own kind of failure. */
+/** Logs in; wrong credentials are their own kind of failure ('credentials'). */
 export function logIn(email, password) {
-  return request('POST', '/v1/session', {
-    body: { udacity: { username: email, password } },
-    prefixed: true,
-    describe: (response, json) => {
-      if (response.status !== 403) return describeFailure(response, json);
-      // Said only after the right password: the account exists and an admin disabled it.
-      if (json && typeof json.error === 'string' && json.error.startsWith('This account has been disabled')) {
-        return new ApiError('credentials', `${json.error} Ask them if you think this is a mistake.`, 403);
-      }
-      return new ApiError('credentials', 'That email and password don’t match an account. Check them and try again.', 403);
-    },
-  });
+  return request('POST', '/v1/session', { body: { udacity: { username: email, password } }, prefixed: true, context: 'login' });
 }
 
 /** Creates an account and logs it in. */
 export function signUp(fields) {
-  return request('POST', '/v1/accounts', {
-    body: fields,
-    describe: (response, json) => (response.status === 409
-      ? new ApiError('conflict', 'An account with that email already exists. Log in instead.', 409)
-      : describeFailure(response, json)),
-  });
+  return request('POST', '/v1/accounts', { body: fields, context: 'signup' });
 }
 
 /** Sets a new password with the token of a reset link an admin gave. */
 export function resetPassword(token, password) {
-  return request('POST', '/v1/password-reset', { body: { token, password } });
+  return request('POST', '/v1/password-reset', { body: { token, password }, context: 'reset' });
 }
 
 /** Reports someone else's pin to the map's admins. */
 export function reportPin(objectId, reason) {
-  return request('POST', '/v1/reports', { body: { objectId, reason } });
+  return request('POST', '/v1/reports', { body: { objectId, reason }, context: 'report' });
 }
 
 /** Ends the session; the server clears both cookies. */
@@ -188,6 +178,6 @@ export function geocode(query) {
 /** Creates the caller's pin, or updates it when `objectId` names their existing one. */
 export function saveLocation(objectId, fields) {
   return objectId
-    ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, { body: fields })
-    : request('POST', '/v1/StudentLocation', { body: fields });
+    ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, { body: fields, context: 'location' })
+    : request('POST', '/v1/StudentLocation', { body: fields, context: 'location' });
 }

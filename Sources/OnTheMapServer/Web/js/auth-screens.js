@@ -1,7 +1,12 @@
 // Login and sign-up. Nothing typed here is kept: the fields are cleared once the server has
 // answered yes, and the session lives in an HttpOnly cookie the page cannot read.
-import { logIn, resetPassword, signUp } from './api.js';
+import { errorMessage, logIn, resetPassword, signUp } from './api.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
+import { msg } from './i18n.js';
+
+// A password's length, in characters, as the server counts it (docs/API.md, "Passwords").
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 128;
 
 const byId = (id) => document.getElementById(id);
 
@@ -14,7 +19,7 @@ export function setUpAuthScreens(onLoggedIn) {
     const password = byId('login-password');
     const error = byId('login-error');
     if (!email.value.trim() || !password.value) {
-      showMessage(error, 'Enter your email and password.');
+      showMessage(error, msg('login.missing'));
       (email.value.trim() ? password : email).focus();
       return;
     }
@@ -58,14 +63,14 @@ export function setUpResetScreen(token) {
     const password = byId('reset-password');
     const error = byId('reset-error');
     showMessage(byId('reset-done'), '');
-    if (password.value.length < 8 || password.value.length > 128) {
-      showMessage(error, 'Choose a password of 8 to 128 characters.');
+    if (password.value.length < PASSWORD_MIN || password.value.length > PASSWORD_MAX) {
+      showMessage(error, msg('error.validation.passwordLength', { min: PASSWORD_MIN, max: PASSWORD_MAX }));
       password.focus();
       return;
     }
     await submit(byId('reset-button'), error, () => resetPassword(token(), password.value), () => {
       form.reset();
-      showMessage(byId('reset-done'), 'Your new password is set. Log in with it.');
+      showMessage(byId('reset-done'), msg('reset.done'));
     });
   });
 }
@@ -78,7 +83,7 @@ async function submit(button, errorNode, call, then) {
   try {
     await call();
   } catch (failure) {
-    showMessage(errorNode, failure.message);
+    showMessage(errorNode, errorMessage(failure));
     return;
   } finally {
     setBusy(button, false);
@@ -88,10 +93,10 @@ async function submit(button, errorNode, call, then) {
 
 /** The first thing wrong with a sign-up, checked here so the answer is instant. */
 function signUpProblem({ firstName, lastName, email, password }) {
-  if (!firstName) return { field: 'signup-first', message: 'Enter your first name.' };
-  if (!lastName) return { field: 'signup-last', message: 'Enter your last name.' };
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { field: 'signup-email', message: 'Enter a valid email address, like name@example.com.' };
-  if (password.length < 8) return { field: 'signup-password', message: 'Choose a password of at least 8 characters.' };
-  if (password.length > 128) return { field: 'signup-password', message: 'Choose a password of at most 128 characters.' };
+  if (!firstName) return { field: 'signup-first', message: msg('error.validation.firstName') };
+  if (!lastName) return { field: 'signup-last', message: msg('error.validation.lastName') };
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { field: 'signup-email', message: msg('error.validation.email') };
+  if (password.length < PASSWORD_MIN) return { field: 'signup-password', message: msg('error.validation.passwordShort', { min: PASSWORD_MIN }) };
+  if (password.length > PASSWORD_MAX) return { field: 'signup-password', message: msg('error.validation.passwordLong', { max: PASSWORD_MAX }) };
   return null;
 }

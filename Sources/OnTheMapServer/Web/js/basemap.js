@@ -7,6 +7,7 @@ import { clientConfig } from './api.js';
 import { squaresOf } from './basemap-drawing.js';
 import { fetchJSON } from './basemap-sources.js';
 import { FRAME, inFrame } from './frames.js';
+import { onLanguageChange, t, translatePage } from './i18n.js';
 import { tileDrawer } from './basemap-tiles.js';
 import { giveCanvas, takeCanvas } from './tile-canvases.js';
 import { MapLabels } from './map-labels.js';
@@ -14,7 +15,36 @@ import { MapLabels } from './map-labels.js';
 const L = window.L;
 let shared = null;
 
-const NATURAL_EARTH = 'Made with <a href="https://www.naturalearthdata.com/" target="_blank" rel="noopener noreferrer">Natural Earth</a>';
+const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/" target="_blank" rel="noopener noreferrer">Natural Earth</a>';
+const escapeHTML = (text) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** "Made with Natural Earth" in the page's language, as the attribution control's HTML. */
+function naturalEarthCredit() {
+  const slot = '\u0000';
+  return t('map.madeWith', { source: slot }).split(slot).map(escapeHTML).join(NATURAL_EARTH);
+}
+
+/**
+ * Leaflet's own words on `map` in the page's language, now and after each change: the zoom
+ * buttons' names (through the static page's attributes) and the credits.
+ */
+function translateControls(map) {
+  if (map.zoomControl) {
+    const container = map.zoomControl.getContainer();
+    for (const [selector, key] of [['.leaflet-control-zoom-in', 'map.zoomIn'], ['.leaflet-control-zoom-out', 'map.zoomOut']]) {
+      const button = container.querySelector(selector);
+      if (button) button.setAttribute('data-i18n-attr', `title:${key}; aria-label:${key}`);
+    }
+    translatePage(container);
+  }
+  let credit = naturalEarthCredit();
+  map.attributionControl.addAttribution(credit);
+  onLanguageChange(() => {
+    map.attributionControl.removeAttribution(credit);
+    credit = naturalEarthCredit();
+    map.attributionControl.addAttribution(credit);
+  });
+}
 
 /** What every map of the page shares, fetched once: the index, the world, the tile settings. */
 export function loadMapData() {
@@ -180,7 +210,7 @@ export async function createMap(element, { zoomControl = true } = {}) {
   map.basemap = new BasemapLayer(index, world, labels, { zIndex: 0, maxZoom: map.getMaxZoom() }).addTo(map);
   // Credits open in a new tab: following one must not navigate away from the app.
   map.attributionControl.setPrefix('<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>');
-  map.attributionControl.addAttribution(NATURAL_EARTH);
+  translateControls(map);
   if (tiles) L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 18, zIndex: 1 }).addTo(map);
   map.hasTiles = Boolean(tiles);
   return map;

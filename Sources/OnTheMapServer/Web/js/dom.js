@@ -1,5 +1,8 @@
 // Building the page from data. User text only ever enters the page through text nodes and
 // attribute values, never through HTML parsing, so a name like <img onerror=…> stays text.
+// Children and attribute values may be i18n Messages: they are put into words as the node is made
+// (whoever built the node builds it again after a change of language).
+import { setText } from './i18n.js';
 
 /** Creates `tag` with attributes (null/false ones skipped) and children (strings become text). */
 export function el(tag, attributes = {}, ...children) {
@@ -15,9 +18,12 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** Shows `message` in `node` (a text-only element), or hides it when the message is empty. */
+/**
+ * Shows `message` in `node` (a text-only element), or hides it when the message is empty. A Message
+ * (i18n.js `msg`) is said again in each new language.
+ */
 export function showMessage(node, message) {
-  node.textContent = message || '';
+  setText(node, message || '');
   node.hidden = !message;
 }
 

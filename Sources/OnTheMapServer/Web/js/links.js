@@ -1,5 +1,9 @@
 // What may be clicked. Only http and https links are ever made clickable; everything else
 // (javascript:, data:, a bare word) is shown as plain text.
+import { msg } from './i18n.js';
+
+/** The longest link the server keeps (Validation.maxMediaURLLength). */
+const MAX_LINK_LENGTH = 2048;
 
 /** The URL as a string when it is an absolute http(s) URL with a host, else null. */
 export function safeHref(text) {
@@ -22,21 +26,21 @@ export function linkHost(text) {
 
 /**
  * Reads what a student typed as their link the way the server does: a bare "www.example.com"
- * means https. Returns {url} or {error} with a message for the form.
+ * means https. Returns {url} or {error} with a message for the form (an i18n Message).
  */
 export function parseSharedLink(text) {
   const trimmed = (text || '').trim();
-  if (!trimmed) return { error: 'Enter a link to share, such as your portfolio or LinkedIn page.' };
-  if (trimmed.length > 2048) return { error: 'That link is too long (at most 2,048 characters).' };
+  if (!trimmed) return { error: msg('error.validation.linkMissing') };
+  if (trimmed.length > MAX_LINK_LENGTH) return { error: msg('error.validation.linkTooLong', { max: MAX_LINK_LENGTH }) };
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+\.[^:/]+:\d/.test(trimmed);
   if (hasScheme && !/^https?:/i.test(trimmed)) {
-    return { error: 'Only web links (starting with http:// or https://) can be shared.' };
+    return { error: msg('error.validation.linkScheme') };
   }
   const candidate = hasScheme ? trimmed : `https://${trimmed}`;
   const href = safeHref(candidate);
   const host = href ? new URL(href).hostname : '';
   if (!href || /\s/.test(trimmed) || (!host.includes('.') && host !== 'localhost')) {
-    return { error: 'That doesn’t look like a web address. Try something like https://example.com.' };
+    return { error: msg('error.validation.link') };
   }
   return { url: hasScheme ? trimmed : candidate };
 }

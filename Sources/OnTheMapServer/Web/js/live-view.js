@@ -1,5 +1,6 @@
 // The live map as the page shows it: batches of changes from the stream folded into the list and
 // the pins, and the stream's state in the status line ("live", or when the posts were last current).
+import { lazy, msg, t } from './i18n.js';
 import { mergeChanges } from './live-merge.js';
 import { LiveUpdates } from './live-updates.js';
 import { renderPostList } from './post-list.js';
@@ -7,23 +8,33 @@ import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
 
-/** The status line's summary of `state`: how many posts, and how current they are. */
+/**
+ * The status line's summary of `state`: how many posts, and how current they are. A Message, put
+ * into words when shown (and again after a change of language), of the state when it was made.
+ */
 export function summary(state, { arrived = 0 } = {}) {
   const count = state.shown.length;
-  if (count === 0) return 'No posts yet. Be the first: choose “Post my location”.';
-  const posts = `Showing ${count.toLocaleString('en')} post${count === 1 ? '' : 's'}`;
-  if (state.liveState === 'live') {
-    return `${posts} · live${arrived > 0 ? ` · ${arrived} new just now` : ''}`;
-  }
-  const reconnecting = state.liveState === 'reconnecting' ? ' · reconnecting for live updates…' : '';
-  return `${posts} · updated ${clockTime(state.syncedAt || new Date())}${reconnecting}`;
+  if (count === 0) return msg('status.noPosts');
+  const { liveState } = state;
+  const syncedAt = state.syncedAt || new Date();
+  return lazy(() => {
+    const parts = [t('status.showing', { count })];
+    if (liveState === 'live') {
+      parts.push(t('status.live'));
+      if (arrived > 0) parts.push(t('status.arrived', { count: arrived }));
+    } else {
+      parts.push(t('status.updated', { when: clockTime(syncedAt) }));
+      if (liveState === 'reconnecting') parts.push(t('status.reconnecting'));
+    }
+    return parts.join(' · ');
+  });
 }
 
 export class LiveView {
   /**
    * @param {object} state  the app's state (me, latest, shown, pinCount, pinMap, liveState, syncedAt, offline)
    * @param {object} hooks
-   * @param {(text: string) => void} hooks.setStatus  writes the status line, the page's one polite live region
+   * @param {(text: string|Message) => void} hooks.setStatus  writes the status line, the page's one polite live region
    * @param {() => boolean} hooks.statusIsTaken  true while the status line says something else (loading, an error)
    * @param {() => void} hooks.reload  loads the list again, quietly
    */

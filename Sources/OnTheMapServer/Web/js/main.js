@@ -1,9 +1,11 @@
 // The app shell: which screen shows (from the URL hash), the data behind the map and list, and
 // the top bar's actions.
-import { latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
+import { errorMessage, latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { AdminScreen } from './admin-screen.js';
 import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
+import { chooseLanguage, msg, onLanguageChange, setKey, setLanguage, setText } from './i18n.js';
+import { setUpLanguageSwitches } from './language-switch.js';
 import { LiveView, summary } from './live-view.js';
 import { PinMap } from './pin-map.js';
 import { PostFlow } from './post-flow.js';
@@ -28,21 +30,28 @@ function showScreen(id) {
   for (const screen of screens) byId(screen).hidden = screen !== id;
 }
 
-/** The status line under the tabs; errors get a Retry button. */
+/**
+ * The status line under the tabs; errors get a Retry button. `message` is a string or an i18n
+ * Message, which the line says again after a change of language.
+ */
 function setStatus(message, { error = false, retry = null } = {}) {
   const status = byId('status');
   status.classList.toggle('error', error);
-  status.replaceChildren(message || '');
-  if (retry) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'Retry';
-    button.addEventListener('click', retry);
-    status.append(button);
+  if (!retry) {
+    setText(status, message || '');
+    return;
   }
+  const text = document.createElement('span');
+  setText(text, message || '');
+  const button = document.createElement('button');
+  button.type = 'button';
+  setKey(button, 'status.retry');
+  button.addEventListener('click', retry);
+  setText(status, '');
+  status.append(text, button);
 }
 
-/** Back to the login screen, saying why when a session ran out. */
+/** Back to the login screen, saying why (a Message) when a session ran out. */
 function loggedOut(reason = '') {
   state.me = null;
   live.stop();
@@ -53,8 +62,8 @@ function loggedOut(reason = '') {
 
 /** Handles a failure of a data call: an ended session means logging in again. */
 function failed(failure, retry) {
-  if (failure.kind === 'session') loggedOut(failure.message);
-  else setStatus(failure.message, { error: true, retry });
+  if (failure.kind === 'session') loggedOut(errorMessage(failure));
+  else setStatus(errorMessage(failure), { error: true, retry });
 }
 
 /**
@@ -68,7 +77,7 @@ async function load({ keepView = false, quiet = false } = {}) {
   const button = byId('refresh-button');
   if (!quiet) {
     setBusy(button, true);
-    setStatus('Loading the latest posts…');
+    setStatus(msg('status.loading'));
     byId('map').dataset.ready = 'false';
     // An empty list says it is loading rather than showing nothing.
     byId('list-loading').hidden = byId('post-list').children.length > 0;
@@ -101,7 +110,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     const savedAt = offlineCopySavedAt();
     state.offline = Boolean(savedAt);
     if (savedAt) {
-      setStatus(`You’re offline: showing the posts saved ${clockTime(savedAt)}.`, { error: true, retry: () => load({ keepView: true }) });
+      setStatus(msg('status.offline', { when: () => clockTime(savedAt) }), { error: true, retry: () => load({ keepView: true }) });
     } else {
       state.syncedAt = new Date();
       if (!quiet || byId('status').classList.contains('error')) setStatus(summary(state));
@@ -176,7 +185,7 @@ async function showTab(tab) {
 async function openAdmin(section) {
   if (!state.me.account.isAdmin) { location.replace('#/map'); return; }
   live.stop();
-  state.admin ??= new AdminScreen((failure) => (failure.kind === 'session' ? loggedOut(failure.message) : location.replace('#/map')));
+  state.admin ??= new AdminScreen((failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/map')));
   showScreen('admin-screen');
   await state.admin.show(section);
   const tab = document.querySelector('#admin-screen [role="tab"][aria-selected="true"]');
@@ -236,7 +245,7 @@ function setUpTopBar() {
       await logOut();
       loggedOut();
     } catch (failure) {
-      setStatus(`You are still logged in: ${failure.message}`, { error: true });
+      setStatus(msg('status.stillLoggedIn', { reason: errorMessage(failure) }), { error: true });
     } finally {
       setBusy(button, false);
     }
@@ -247,14 +256,31 @@ function setUpTopBar() {
   });
 }
 
+/**
+ * After a change of language: what was built from data is built again in it. Messages given to
+ * the status line and the forms' error lines, and the static page, follow by themselves (i18n.js).
+ */
+function relabel() {
+  if (state.me && state.latest.length > 0) {
+    renderPostList(byId('post-list'), byId('list-empty'), state.latest, state.me.location && state.me.location.objectId);
+  }
+  if (state.pinMap) state.pinMap.relabel();
+  state.postFlow.relabel();
+  if (state.admin && !byId('admin-screen').hidden) state.admin.refresh();
+}
+
 async function start() {
   setUpTheme();
+  // The reader's language before anything shows (every screen is hidden until `route`).
+  await setLanguage(chooseLanguage());
+  setUpLanguageSwitches();
+  onLanguageChange(relabel);
   state.postFlow = new PostFlow(postFinished, loggedOut);
   setUpAuthScreens(async () => {
     try {
       state.me = await me();
     } catch (failure) {
-      showMessage(byId('login-error'), failure.message);
+      showMessage(byId('login-error'), errorMessage(failure));
       return;
     }
     location.hash = '#/map';
@@ -271,7 +297,7 @@ async function start() {
     state.me = await me();
   } catch (failure) {
     state.me = null;
-    if (failure.kind !== 'session') showMessage(byId('login-error'), failure.message);
+    if (failure.kind !== 'session') showMessage(byId('login-error'), errorMessage(failure));
   }
   await explained;
   await route();

@@ -1,12 +1,22 @@
 // How a post is described wherever it appears: the student's name and their link, made
 // clickable only when it is http(s).
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { safeHref } from './links.js';
 
-/** "First Last", or a stand-in when a legacy client posted no name. */
+/** "First Last" (in the language's order), or a stand-in when a legacy client posted no name. */
 export function displayName(location) {
-  const name = `${location.firstName || ''} ${location.lastName || ''}`.trim();
-  return name || 'Someone';
+  const first = location.firstName || '';
+  const last = location.lastName || '';
+  if (!first.trim() && !last.trim()) return t('people.someone');
+  // One name alone needs no order.
+  if (!first.trim() || !last.trim()) return `${first} ${last}`.trim();
+  return t('people.fullName', { first, last });
+}
+
+/** The name of a post's author, marked "(you)" when it is the reader's own. */
+export function authorName(location, isMine) {
+  return isMine ? t('people.you', { name: displayName(location) }) : displayName(location);
 }
 
 /** Attributes that open `href` in a new tab without giving that tab a handle on this one. */
@@ -20,11 +30,11 @@ export function newTabLink(href) {
  */
 export function popupContent(location, isMine) {
   const href = safeHref(location.mediaURL);
-  const name = el('span', { class: 'popup-name' }, displayName(location), isMine ? ' (you)' : null);
+  const name = el('span', { class: 'popup-name' }, authorName(location, isMine));
   if (href) {
     return el('a', { class: 'popup-link', ...newTabLink(href) }, name, el('span', { class: 'popup-url' }, location.mediaURL));
   }
   return el('div', { class: 'popup-link' }, name,
-    el('span', { class: 'popup-url unsafe' }, location.mediaURL || 'No link'),
-    location.mediaURL ? el('span', { class: 'popup-note' }, 'This link can’t be opened: only web links are.') : null);
+    el('span', { class: 'popup-url unsafe' }, location.mediaURL || t('people.noLink')),
+    location.mediaURL ? el('span', { class: 'popup-note' }, t('people.unsafeLink')) : null);
 }

@@ -3,7 +3,8 @@
 import { createMap } from './basemap.js';
 import { clusterLayer } from './cluster-layer.js';
 import { el } from './dom.js';
-import { displayName, popupContent } from './people.js';
+import { t } from './i18n.js';
+import { authorName, popupContent } from './people.js';
 import { reportControl } from './report-pin.js';
 import { shareControl } from './share-link.js';
 
@@ -21,7 +22,7 @@ function clusterIcon(cluster) {
   const count = cluster.getChildCount();
   const size = count < 10 ? 'small' : count < 100 ? 'medium' : 'large';
   return L.divIcon({
-    html: el('div', {}, el('span', { 'aria-hidden': 'true' }, count), el('span', { class: 'visually-hidden' }, `${count} posts here: press Enter to zoom in`)),
+    html: el('div', {}, el('span', { 'aria-hidden': 'true' }, count), el('span', { class: 'visually-hidden' }, t('map.cluster', { count }))),
     className: `marker-cluster marker-cluster-${size}`,
     iconSize: L.point(40, 40),
   });
@@ -31,6 +32,12 @@ function clusterIcon(cluster) {
 function isActivation(event) {
   const key = event.originalEvent && event.originalEvent.key;
   return key === 'Enter' || key === ' ';
+}
+
+/** A pin's spoken name and tooltip: who, and where. */
+function pinLabel(location, isMine) {
+  const name = authorName(location, isMine);
+  return location.mapString ? t('map.pinLabel', { name, place: location.mapString }) : name;
 }
 
 /** Gives a marker's element a role and a spoken name once Leaflet has created it. */
@@ -148,7 +155,7 @@ export class PinMap {
     const isMine = location.objectId === this.myObjectId;
     const marker = L.marker([location.latitude, location.longitude], {
       icon: isMine ? myPinIcon : fresh ? freshPinIcon : pinIcon,
-      title: `${displayName(location)}${isMine ? ' (you)' : ''}, ${location.mapString || ''}`.replace(/, $/, ''),
+      title: pinLabel(location, isMine),
       keyboard: true,
       zIndexOffset: isMine ? 1000 : 0,
     });
@@ -170,8 +177,10 @@ export class PinMap {
       const button = L.DomUtil.create('button', 'fit-button');
       button.id = 'fit-button';
       button.type = 'button';
-      button.title = 'Show all pins';
-      button.setAttribute('aria-label', 'Show all pins');
+      // Its words follow a change of language with the rest of the page (i18n.js translatePage).
+      button.setAttribute('data-i18n-attr', 'title:map.fitAll; aria-label:map.fitAll');
+      button.title = t('map.fitAll');
+      button.setAttribute('aria-label', t('map.fitAll'));
       button.innerHTML = '<svg aria-hidden="true" viewBox="0 0 24 24"><path d="M4 9V4h5v2H6v3H4zm11-5h5v5h-2V6h-3V4zM6 15v3h3v2H4v-5h2zm12 0h2v5h-5v-2h3v-3z"/></svg>';
       L.DomEvent.disableClickPropagation(button);
       L.DomEvent.on(button, 'click', () => this.fitToPins());
@@ -212,6 +221,9 @@ export class PinMap {
       .setLatLng(marker.getLatLng())
       .setContent(content)
       .openOn(this.map);
+    // Leaflet's close button has English words of its own (or none): the page's, in its language.
+    const close = popup.getElement() && popup.getElement().querySelector('.leaflet-popup-close-button');
+    if (close) close.setAttribute('aria-label', t('map.closePopup'));
     // Opening "Report this pin", or a share's status line, makes the popup taller: it is laid out
     // and panned into view again. Leaflet puts the content back in doing so, which drops focus:
     // whatever had it inside gets it back.
@@ -229,6 +241,26 @@ export class PinMap {
       const link = popup.getElement() && popup.getElement().querySelector('.popup-link, a[href]');
       if (link) link.focus({ preventScroll: true });
     }
+  }
+
+  /**
+   * After a change of language: each pin's spoken name, the clusters' words and the open popup
+   * again (the fit button and the zoom buttons follow with the static page).
+   */
+  relabel() {
+    if (!this.map) return;
+    for (const marker of this.markers.values()) {
+      const label = pinLabel(marker.location, marker.isMine);
+      marker.options.title = label;
+      const element = marker.getElement();
+      if (element) {
+        element.title = label;
+        element.setAttribute('aria-label', label);
+      }
+    }
+    this.clusters.refreshClusters();
+    const open = this.popupFor && this.markers.get(this.popupFor);
+    if (open) this.openPopup(open);
   }
 
   /** Leaflet needs this after its container was hidden or resized. */

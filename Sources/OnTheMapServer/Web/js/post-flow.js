@@ -1,24 +1,28 @@
 // "Post my location": confirm an overwrite, ask where and which link, geocode, preview the pin
 // with other candidates, then save. Cancel leaves everything as it was at every step.
-import { geocode, saveLocation } from './api.js';
+import { errorMessage, geocode, saveLocation } from './api.js';
 import { createMap } from './basemap.js';
 import { el, isBusy, setBusy, setFieldError, showMessage } from './dom.js';
+import { msg, setKey, t } from './i18n.js';
 import { parseSharedLink } from './links.js';
 import { privacyChoice, sharedPlace } from './pin-privacy.js';
 
 const L = window.L;
 const byId = (id) => document.getElementById(id);
-const precisionLabels = {
-  address: 'Street level', postcode: 'Postcode level', city: 'City level', region: 'Region level', country: 'Country level',
+// How precise a match is (GET /v1/geocode's `accuracy`), as its badge says.
+const precisionKeys = {
+  address: 'post.precision.address', postcode: 'post.precision.postcode', city: 'post.precision.city',
+  region: 'post.precision.region', country: 'post.precision.country',
 };
+const precisionLabel = (accuracy) => (precisionKeys[accuracy] ? t(precisionKeys[accuracy]) : accuracy);
 const zoomFor = { address: 15, postcode: 11, city: 9, region: 6, country: 4 };
 // Why the geocoder is less sure of its first answer (GET /v1/geocode's `doubts`), in the order shown.
-const doubtSentences = {
-  'two-places': 'You named two places: this is where you are now.',
-  context: 'We read the place out of the words around it.',
-  typo: 'We corrected the spelling.',
-  transliterated: 'We matched the name by how it sounds.',
-  namesakes: 'Other places have this name too.',
+const doubtKeys = {
+  'two-places': 'post.doubt.twoPlaces',
+  context: 'post.doubt.context',
+  typo: 'post.doubt.typo',
+  transliterated: 'post.doubt.transliterated',
+  namesakes: 'post.doubt.namesakes',
 };
 // The offline basemap has no streets or towns: past this zoom it shows nothing to recognise a place by.
 const offlineZoomLimit = 6;
@@ -26,7 +30,7 @@ const offlineZoomLimit = 6;
 export class PostFlow {
   /**
    * `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel;
-   * `onSessionEnded(message)` when the server no longer knows the student.
+   * `onSessionEnded(message)` (an i18n Message) when the server no longer knows the student.
    */
   constructor(onFinish, onSessionEnded) {
     this.onFinish = onFinish;
@@ -38,6 +42,7 @@ export class PostFlow {
     this.input = 'place';
     this.doubts = [];
     this.chosen = null;
+    this.chosenIndex = 0;
     this.privacy = null;
     this.link = '';
     byId('post-form').addEventListener('submit', (event) => { event.preventDefault(); this.find(); });
@@ -71,8 +76,7 @@ export class PostFlow {
   /** Asks in a modal dialog (focus kept inside, Escape cancels) whether to replace the pin. */
   confirmOverwrite(existing) {
     const dialog = byId('overwrite-dialog');
-    byId('overwrite-text').textContent =
-      `You already have a pin at “${existing.mapString}”. Posting again will overwrite it.`;
+    showMessage(byId('overwrite-text'), msg('overwrite.text', { place: existing.mapString }));
     dialog.returnValue = '';
     dialog.showModal();
     byId('overwrite-cancel').focus();
@@ -95,7 +99,7 @@ export class PostFlow {
     const linkInput = byId('post-link');
     const place = locationInput.value.trim();
     const link = parseSharedLink(linkInput.value);
-    setFieldError(locationInput, byId('post-location-error'), place ? '' : 'Enter where you are, such as “Lyon, France”.');
+    setFieldError(locationInput, byId('post-location-error'), place ? '' : msg('post.missingPlace'));
     setFieldError(linkInput, byId('post-link-error'), link.error || '');
     if (!place || link.error) {
       (place ? linkInput : locationInput).focus();
@@ -103,20 +107,19 @@ export class PostFlow {
     }
     const button = byId('find-button');
     setBusy(button, true);
-    button.textContent = 'Finding…';
+    setKey(button, 'post.finding');
     try {
       ({ input: this.input, results: this.candidates, doubts: this.doubts = [] } = await geocode(place));
     } catch (failure) {
-      setFieldError(locationInput, byId('post-location-error'), failure.message);
+      setFieldError(locationInput, byId('post-location-error'), errorMessage(failure));
       locationInput.focus();
       return;
     } finally {
       setBusy(button, false);
-      button.textContent = 'Find location';
+      setKey(button, 'post.find');
     }
     if (this.candidates.length === 0) {
-      setFieldError(locationInput, byId('post-location-error'),
-        `We couldn’t find “${place}”. Try a city with its country or state, like “Paris, France” or “Austin, TX”.`);
+      setFieldError(locationInput, byId('post-location-error'), msg('post.notFound', { place }));
       locationInput.focus();
       return;
     }
@@ -142,10 +145,11 @@ export class PostFlow {
     byId('finish-button').focus();
   }
 
-  renderCandidates() {
+  /** The other matches to pick from; `checked` is the one picked. */
+  renderCandidates(checked = 0) {
     const options = this.candidates.map((candidate, index) => el('label', { class: 'candidate' },
-      el('input', { type: 'radio', name: 'candidate', value: index, checked: index === 0 }),
-      el('span', {}, candidate.name, ' · ', precisionLabels[candidate.accuracy] || candidate.accuracy)));
+      el('input', { type: 'radio', name: 'candidate', value: index, checked: index === checked }),
+      el('span', {}, candidate.name, ' · ', precisionLabel(candidate.accuracy))));
     byId('candidate-options').replaceChildren(...options);
     byId('preview-candidates').hidden = this.candidates.length < 2;
     for (const input of byId('candidate-options').querySelectorAll('input')) {
@@ -159,14 +163,8 @@ export class PostFlow {
    */
   choose(index) {
     this.chosen = this.candidates[index];
-    // Two places named are read out of words: the first sentence says it all.
-    const doubts = index === 0 ? Object.keys(doubtSentences).filter((doubt) => this.doubts.includes(doubt)
-      && !(doubt === 'context' && this.doubts.includes('two-places'))) : [];
-    byId('preview-less-sure').hidden = doubts.length === 0;
-    const explanation = byId('preview-doubt');
-    explanation.hidden = doubts.length === 0;
-    explanation.textContent = doubts.map((doubt) => doubtSentences[doubt]).join(' ')
-      + (this.candidates.length > 1 ? ' Not right? Pick another match below.' : ' Not right? Edit what you typed.');
+    this.chosenIndex = index;
+    this.explainDoubts();
     this.privacy = privacyChoice(this.input, this.chosen, this.mapString);
     const fieldset = byId('preview-privacy');
     fieldset.hidden = !this.privacy;
@@ -175,6 +173,30 @@ export class PostFlow {
       byId('privacy-exact').textContent = this.privacy.exact.mapString;
       fieldset.querySelector(`input[value="${this.privacy.initial}"]`).checked = true;
     }
+    this.showShared();
+  }
+
+  /** Says why the first answer is less sure, when it is and is the one chosen. */
+  explainDoubts() {
+    // Two places named are read out of words: the first sentence says it all.
+    const doubts = this.chosenIndex === 0 ? Object.keys(doubtKeys).filter((doubt) => this.doubts.includes(doubt)
+      && !(doubt === 'context' && this.doubts.includes('two-places'))) : [];
+    byId('preview-less-sure').hidden = doubts.length === 0;
+    const explanation = byId('preview-doubt');
+    explanation.hidden = doubts.length === 0;
+    const sentences = doubts.map((doubt) => t(doubtKeys[doubt]));
+    sentences.push(t(this.candidates.length > 1 ? 'post.doubt.pickAnother' : 'post.doubt.edit'));
+    explanation.textContent = sentences.join(' ');
+  }
+
+  /**
+   * After a change of language: the preview's words again (the matches' badges, the doubts), the
+   * student's choices kept.
+   */
+  relabel() {
+    if (byId('post-preview').hidden || !this.chosen) return;
+    this.renderCandidates(this.chosenIndex);
+    this.explainDoubts();
     this.showShared();
   }
 
@@ -190,14 +212,16 @@ export class PostFlow {
     const onlyTown = this.privacy && shared === this.privacy.city;
     byId('preview-name').textContent = onlyTown ? shared.mapString : this.chosen.name;
     const accuracy = onlyTown ? 'city' : this.chosen.accuracy;
-    byId('preview-precision').textContent = precisionLabels[accuracy] || accuracy;
+    byId('preview-precision').textContent = precisionLabel(accuracy);
     const point = [shared.latitude, shared.longitude];
     if (this.previewPin) this.previewPin.setLatLng(point);
     else {
       this.previewPin = L.marker(point, {
         icon: L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36] }),
-        keyboard: false, title: 'Your new pin',
+        keyboard: false, title: t('post.newPin'),
       }).addTo(this.previewMap);
+      // Its tooltip follows a change of language with the rest of the page.
+      this.previewPin.getElement().setAttribute('data-i18n-attr', 'title:post.newPin');
     }
     const limit = this.previewMap.hasTiles ? this.previewMap.getMaxZoom() : offlineZoomLimit;
     const box = onlyTown ? null : this.chosen.bbox;
@@ -223,11 +247,12 @@ export class PostFlow {
       const saved = await saveLocation(this.existing && this.existing.objectId, fields);
       this.finish((this.existing && this.existing.objectId) || saved.objectId);
     } catch (failure) {
+      const message = msg('post.notSaved', { reason: errorMessage(failure) });
       if (failure.kind === 'session') {
-        this.onSessionEnded(`Your pin wasn’t saved. ${failure.message}`);
+        this.onSessionEnded(message);
         return;
       }
-      showMessage(error, `Your pin wasn’t saved. ${failure.message}`);
+      showMessage(error, message);
       button.focus();
     } finally {
       setBusy(button, false);

@@ -1,8 +1,9 @@
 // The List tab: the latest posts, newest first. A row is one link to the student's page when
 // that page is http(s); otherwise the row is plain text.
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { linkHost, safeHref } from './links.js';
-import { displayName, newTabLink } from './people.js';
+import { authorName, newTabLink } from './people.js';
 import { timeAgo } from './time.js';
 
 /**
@@ -17,10 +18,10 @@ export function renderPostList(listNode, emptyNode, locations, myObjectId, { now
     const when = location.updatedAt || location.createdAt;
     const isFresh = fresh.has(location.objectId);
     const content = [
-      el('span', { class: 'row-name' }, displayName(location), isMine ? ' (you)' : null, isFresh ? el('span', { class: 'row-new' }, 'New') : null),
+      el('span', { class: 'row-name' }, authorName(location, isMine), isFresh ? el('span', { class: 'row-new' }, t('list.new')) : null),
       el('time', { class: 'row-when', datetime: when }, timeAgo(when, now)),
       el('span', { class: 'row-where' }, location.mapString || ''),
-      el('span', { class: href ? 'row-host' : 'row-host unsafe' }, host || (location.mediaURL ? 'Link can’t be opened' : 'No link')),
+      el('span', { class: href ? 'row-host' : 'row-host unsafe' }, host || t(location.mediaURL ? 'list.linkUnsafe' : 'people.noLink')),
     ];
     const body = href ? el('a', newTabLink(href), content) : el('div', {}, content);
     const classes = ['post-row', isMine ? 'mine' : null, isFresh ? 'fresh' : null].filter(Boolean).join(' ');

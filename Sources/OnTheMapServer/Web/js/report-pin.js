@@ -1,18 +1,20 @@
 // "Report this pin", folded under someone else's pin popup: a reason from the server's short list,
 // sent to the map's admins (POST /v1/reports).
-import { reportPin } from './api.js';
-import { el, isBusy, setBusy } from './dom.js';
+import { errorMessage, reportPin } from './api.js';
+import { el, isBusy, setBusy, showMessage } from './dom.js';
+import { t } from './i18n.js';
 
+// The server's reasons (ReportReason), with the words for each.
 const reasons = [
-  ['spam', 'Spam or advertising'], ['offensive', 'Offensive'], ['personal-information', 'Someone’s personal information'],
-  ['wrong-place', 'Not a real place'], ['other', 'Something else'],
+  ['spam', 'report.reason.spam'], ['offensive', 'report.reason.offensive'], ['personal-information', 'report.reason.personalInformation'],
+  ['wrong-place', 'report.reason.wrongPlace'], ['other', 'report.reason.other'],
 ];
 
 /** The report control for `location`'s popup. */
 export function reportControl(location) {
-  const select = el('select', { 'aria-label': 'Why report this pin?' },
-    reasons.map(([value, words]) => el('option', { value }, words)));
-  const send = el('button', { type: 'submit' }, 'Send');
+  const select = el('select', { 'aria-label': t('report.why') },
+    reasons.map(([value, key]) => el('option', { value }, t(key))));
+  const send = el('button', { type: 'submit' }, t('report.send'));
   const result = el('p', { class: 'popup-note', role: 'status' });
   const form = el('form', {}, select, send);
   form.addEventListener('submit', async (event) => {
@@ -21,12 +23,12 @@ export function reportControl(location) {
     setBusy(send, true);
     try {
       await reportPin(location.objectId, select.value);
-      form.replaceWith(el('p', { class: 'popup-note', role: 'status' }, 'Thanks: the map’s admins will look at it.'));
+      form.replaceWith(el('p', { class: 'popup-note', role: 'status' }, t('report.thanks')));
     } catch (failure) {
-      result.textContent = failure.message;
+      showMessage(result, errorMessage(failure));
     } finally {
       setBusy(send, false);
     }
   });
-  return el('details', { class: 'popup-report' }, el('summary', {}, 'Report this pin'), form, result);
+  return el('details', { class: 'popup-report' }, el('summary', {}, t('report.summary')), form, result);
 }

@@ -2,7 +2,9 @@
 // login page's words for a sign-in that came back without logging anyone in (the server sends
 // the browser to `/?login-error=CODE&provider=ID#/login`).
 import { clientConfig } from './api.js';
+import { signInFailureKey } from './api-errors.js';
 import { showMessage } from './dom.js';
+import { msg, setText } from './i18n.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -23,7 +25,7 @@ export async function showSignInProviders() {
     const link = document.createElement('a');
     link.className = 'button ghost wide';
     link.href = start;
-    link.textContent = `Sign in with ${name}`;
+    setText(link, msg('login.signInWith', { provider: name }));
     return link;
   });
   byId('sign-in-provider-buttons').replaceChildren(...buttons);
@@ -37,22 +39,13 @@ export async function explainSignInFailure() {
   if (!code) return;
   history.replaceState(null, '', `/${location.hash}`);
   const provider = (await providers()).find((item) => item.id === query.get('provider'));
-  showMessage(byId('login-error'), signInFailureMessage(code, provider ? provider.name : 'your sign-in provider'));
+  showMessage(byId('login-error'), signInFailureMessage(code, provider ? provider.name : null));
 }
 
-/** The sentence for each reason the server gives (`SignInFailure.code`). */
+/**
+ * The sentence for each reason the server gives (`SignInFailure.code`), as a Message; `name` is the
+ * provider's, or null for one the settings do not list.
+ */
 export function signInFailureMessage(code, name) {
-  const orPassword = 'or log in with your email and password';
-  switch (code) {
-    case 'cancelled': return `Signing in with ${name} was cancelled. Try again, ${orPassword}.`;
-    case 'provider-unavailable': return `${name} can’t be reached right now. Try again in a few minutes, ${orPassword}.`;
-    case 'expired': return `That sign-in took too long or was already used. Sign in with ${name} again.`;
-    case 'invalid-token': return `${name}’s answer could not be verified, so you were not logged in. Try again; if it keeps happening, tell whoever runs this map.`;
-    case 'no-email': return `${name} did not share your email address, which this map needs to find your account. Allow it when ${name} asks.`;
-    case 'email-unverified': return `${name} has not verified your email address, so it can’t be matched to an account here. Verify it with ${name} first, ${orPassword}.`;
-    case 'disabled': return 'This account has been disabled by an admin of this map.';
-    case 'throttled': return 'Too many sign-ins from your network just now. Wait a minute and try again.';
-    case 'unknown-provider': return 'That way of signing in is not set up on this map.';
-    default: return `Signing in with ${name} did not work, on our side. Try again in a minute, ${orPassword}.`;
-  }
+  return msg(signInFailureKey(code), { provider: name === null ? msg('error.signIn.yourProvider') : name });
 }

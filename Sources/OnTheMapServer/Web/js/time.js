@@ -1,4 +1,6 @@
-// "3 hours ago", from the ISO timestamps the server sends.
+// "3 hours ago", from the ISO timestamps the server sends, and "at 11:20", in the chosen language
+// (i18n.js: the words from the catalogue, the numbers and names of months from Intl).
+import { formatDate, formatTime, relativeTime, t } from './i18n.js';
 
 const units = [
   ['year', 365 * 24 * 3600],
@@ -8,7 +10,6 @@ const units = [
   ['hour', 3600],
   ['minute', 60],
 ];
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** How long ago `iso` was, in words; "just now" under a minute. */
 export function timeAgo(iso, now = Date.now()) {
@@ -16,14 +17,14 @@ export function timeAgo(iso, now = Date.now()) {
   if (Number.isNaN(then)) return '';
   const seconds = Math.max(0, (now - then) / 1000);
   for (const [unit, size] of units) {
-    if (seconds >= size) return relative.format(-Math.floor(seconds / size), unit);
+    if (seconds >= size) return relativeTime(-Math.floor(seconds / size), unit);
   }
-  return 'just now';
+  return t('time.justNow');
 }
 
 /** "at 11:20", or "on 3 Nov at 11:20" for another day. */
 export function clockTime(date) {
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const time = formatTime(date);
   const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? `at ${time}` : `on ${date.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
+  return sameDay ? t('time.at', { time }) : t('time.onDayAt', { date: formatDate(date, { day: 'numeric', month: 'short' }), time });
 }

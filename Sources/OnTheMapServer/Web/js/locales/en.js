@@ -1,0 +1,375 @@
+// English: the reference catalogue, and the fallback for any key another language lacks.
+//
+// For translators (copy this file to <code>.js, set meta.language, translate the values only):
+// - Keys are dotted and grouped by screen: `login.*` the login card, `app.*` the top bar and tabs,
+//   `map.*`, `list.*`, `status.*` the line under the tabs, `post.*` "Post my location", `admin.*`,
+//   `error.*` every failure the page explains.
+// - `{name}` is a placeholder, filled in by the page: keep it, move it where your grammar wants it.
+//   Numbers in placeholders arrive written the reader's way (1,000 / 1.000 / ١٬٠٠٠).
+// - A value that is an object ({ one: …, other: … }) has plural forms, chosen by `{count}`: give the
+//   forms your language has (zero, one, two, few, many, other: see Intl.PluralRules); `other` is
+//   required and used when a form is missing.
+// - Labels on the phone's top bar are read aloud only (the bar shows icons); on wider screens
+//   they show beside the icons. Tabs and small buttons have little room: keep them short.
+// - “ ” and ’ are typographic quotes and apostrophes: use your language's own.
+// - The glossary names the app's few terms: translate each one way, everywhere.
+export default {
+  meta: {
+    language: 'en',
+    glossary: {
+      // A place a student posted, drawn on the map (a map marker).
+      pin: 'pin',
+      // What a student shares: their place and a link; "posting" is sharing one.
+      post: 'post',
+      map: 'map',
+      list: 'list',
+    },
+  },
+  messages: {
+    // The product's name: in the page title, the top bar and the login card. Usually kept as is.
+    'app.name': 'On The Map',
+    // First thing a keyboard user meets: jumps past the top bar.
+    'app.skipToContent': 'Skip to content',
+
+    // The language switch on every screen (a select listing each language in its own name).
+    'language.label': 'Language',
+    // The switch between light and dark colours (login cards and top bars); pressed when dark is on.
+    'theme.dark': 'Dark mode',
+
+    // Login card.
+    'login.intro': 'Put yourself on your course’s map.',
+    'login.email': 'Email',
+    'login.password': 'Password',
+    'login.submit': 'Log in',
+    // Between the login form and "Sign in with …" buttons.
+    'login.or': 'or',
+    // Followed by the link login.signUpLink.
+    'login.newHere': 'New here?',
+    'login.signUpLink': 'Sign up',
+    'login.missing': 'Enter your email and password.',
+    // A button per sign-in provider the map's operator set up; {provider} is its name ("Google", "School account").
+    'login.signInWith': 'Sign in with {provider}',
+
+    // Sign-up card.
+    'signup.title': 'Create your account',
+    'signup.firstName': 'First name',
+    'signup.lastName': 'Last name',
+    'signup.email': 'Email',
+    'signup.password': 'Password',
+    // Under the password field; {min} is the shortest password allowed (8).
+    'signup.passwordHint': 'At least {min} characters.',
+    'signup.submit': 'Create account',
+    // Followed by the link signup.logInLink.
+    'signup.haveAccount': 'Already have an account?',
+    'signup.logInLink': 'Log in',
+
+    // The new-password card, opened from a reset link an admin gave.
+    'reset.title': 'Choose a new password',
+    'reset.password': 'New password',
+    // {min}: the shortest password allowed (8).
+    'reset.hint': 'At least {min} characters. Every device logged in to your account is logged out.',
+    'reset.submit': 'Set password',
+    'reset.logInLink': 'Log in',
+    'reset.done': 'Your new password is set. Log in with it.',
+
+    // The app's top bar. On a phone these are icons, the words read aloud only.
+    'app.refresh': 'Refresh',
+    'app.post': 'Post my location',
+    'app.admin': 'Admin',
+    'app.logOut': 'Log out',
+    // The Map and List tabs (short: they share a phone's width with the language switch).
+    'app.tabs.label': 'Views',
+    'app.tabs.map': 'Map',
+    'app.tabs.list': 'List',
+    'app.hiddenNotice': 'An admin of this map has hidden your pin: only you can see it. Posting again changes it, still hidden.',
+
+    // The line under the tabs: what is shown and how current it is.
+    'status.loading': 'Loading the latest posts…',
+    'status.retry': 'Retry',
+    // {when} is time.at or time.onDayAt ("at 11:20", "on 3 Nov at 11:20").
+    'status.offline': 'You’re offline: showing the posts saved {when}.',
+    'status.noPosts': 'No posts yet. Be the first: choose “Post my location”.',
+    // The summary is these parts joined by " · ": "Showing 12 posts · live · 1 new just now",
+    // "Showing 12 posts · updated at 11:20 · reconnecting for live updates…".
+    'status.showing': { one: 'Showing {count} post', other: 'Showing {count} posts' },
+    // Posts arrive as they are made.
+    'status.live': 'live',
+    'status.arrived': { one: '{count} new just now', other: '{count} new just now' },
+    // {when} is time.at or time.onDayAt.
+    'status.updated': 'updated {when}',
+    'status.reconnecting': 'reconnecting for live updates…',
+    // Logging out failed; {reason} is one of the error.* messages.
+    'status.stillLoggedIn': 'You are still logged in: {reason}',
+
+    // Times, in sentences such as status.offline and status.updated.
+    'time.justNow': 'just now',
+    // {time} is a clock time ("11:20").
+    'time.at': 'at {time}',
+    // {date} is a short day and month ("3 Nov"), {time} a clock time.
+    'time.onDayAt': 'on {date} at {time}',
+
+    // The Map tab.
+    'map.label': 'Map of posted locations',
+    'map.loading': 'Loading the map…',
+    // Before the choice of how many pins the map shows.
+    'map.show': 'Show',
+    // {count}: 100 or 1,000.
+    'map.show.latest': { one: 'Latest {count}', other: 'Latest {count}' },
+    'map.show.all': 'All posts',
+    // A button on the map; also its tooltip.
+    'map.fitAll': 'Show all pins',
+    'map.zoomIn': 'Zoom in',
+    'map.zoomOut': 'Zoom out',
+    'map.closePopup': 'Close popup',
+    // Read aloud for a bubble grouping several pins; {count} of them.
+    'map.cluster': { one: '{count} post here: press Enter to zoom in', other: '{count} posts here: press Enter to zoom in' },
+    // A pin's spoken name and tooltip: {name} a student (maybe people.you), {place} where they are.
+    'map.pinLabel': '{name}, {place}',
+    // The map's credits, bottom corner; {source} is the name "Natural Earth", a link.
+    'map.madeWith': 'Made with {source}',
+
+    // The List tab.
+    'list.heading': 'Latest posts',
+    'list.loading': 'Loading the latest posts…',
+    'list.empty': 'No one has posted yet. Be the first: choose “Post my location”.',
+    // A badge on a post that just arrived.
+    'list.new': 'New',
+    // In place of a link's host, for a link that is not a web link (javascript:, a bare word).
+    'list.linkUnsafe': 'Link can’t be opened',
+
+    // How people and their links are shown (list, pins, popups).
+    // {first} and {last}: a student's first and last name, in your language's order.
+    'people.fullName': '{first} {last}',
+    // For a post with no name (from an old app).
+    'people.someone': 'Someone',
+    // The reader's own post; {name} is their name.
+    'people.you': '{name} (you)',
+    'people.noLink': 'No link',
+    'people.unsafeLink': 'This link can’t be opened: only web links are.',
+
+    // Under a pin's popup: sharing its link.
+    'share.button': 'Share link',
+    // What the system share sheet gets with the link: {name} a student, {place} where.
+    'share.text': '{name}, {place}',
+    'share.copied': 'Link copied.',
+    // The clipboard could not be used; {link} follows.
+    'share.copyFrom': 'Copy it from here: {link}',
+
+    // Under someone else's pin's popup: reporting it to the map's admins.
+    'report.summary': 'Report this pin',
+    'report.why': 'Why report this pin?',
+    'report.reason.spam': 'Spam or advertising',
+    'report.reason.offensive': 'Offensive',
+    'report.reason.personalInformation': 'Someone’s personal information',
+    'report.reason.wrongPlace': 'Not a real place',
+    'report.reason.other': 'Something else',
+    'report.send': 'Send',
+    'report.thanks': 'Thanks: the map’s admins will look at it.',
+
+    // "Post my location": the screen's top bar.
+    'post.title': 'Post my location',
+    'post.cancel': 'Cancel',
+    'post.question': 'Where are you studying from?',
+    'post.location': 'Location',
+    // An example place in the location field.
+    'post.locationPlaceholder': 'e.g. Lyon, France',
+    'post.link': 'Link to share',
+    'post.linkPlaceholder': 'https://…',
+    'post.find': 'Find location',
+    // The find button while the place is looked up.
+    'post.finding': 'Finding…',
+    'post.missingPlace': 'Enter where you are, such as “Lyon, France”.',
+    // {place}: what the student typed.
+    'post.notFound': 'We couldn’t find “{place}”. Try a city with its country or state, like “Paris, France” or “Austin, TX”.',
+    // The preview of the pin before it is saved.
+    'post.preview': 'Preview',
+    'post.previewMap': 'Preview of your pin',
+    'post.newPin': 'Your new pin',
+    // Badges: how precisely the place found is known.
+    'post.precision.address': 'Street level',
+    'post.precision.postcode': 'Postcode level',
+    'post.precision.city': 'City level',
+    'post.precision.region': 'Region level',
+    'post.precision.country': 'Country level',
+    // A badge when the first match may not be the place meant; post.doubt.* say why.
+    'post.lessSure': 'Less sure',
+    'post.doubt.twoPlaces': 'You named two places: this is where you are now.',
+    'post.doubt.context': 'We read the place out of the words around it.',
+    'post.doubt.typo': 'We corrected the spelling.',
+    'post.doubt.transliterated': 'We matched the name by how it sounds.',
+    'post.doubt.namesakes': 'Other places have this name too.',
+    // After the reasons: other matches are listed below, or there are none.
+    'post.doubt.pickAnother': 'Not right? Pick another match below.',
+    'post.doubt.edit': 'Not right? Edit what you typed.',
+    'post.privacy.legend': 'What everyone in the course sees',
+    // Followed by the town's name.
+    'post.privacy.city': 'Only my town:',
+    // Followed by what the student typed (an address, a postcode).
+    'post.privacy.exact': 'The exact place:',
+    'post.candidates.legend': 'Not the right place? Pick another match',
+    'post.edit': 'Edit',
+    'post.finish': 'Finish',
+    // Saving failed; {reason} is one of the error.* messages.
+    'post.notSaved': 'Your pin wasn’t saved. {reason}',
+
+    // Asked before a second post replaces the first.
+    'overwrite.title': 'Replace your pin?',
+    // {place}: where the current pin is.
+    'overwrite.text': 'You already have a pin at “{place}”. Posting again will overwrite it.',
+    'overwrite.cancel': 'Cancel',
+    'overwrite.confirm': 'Overwrite',
+
+    // The admin area, for the map's admins.
+    'admin.title': 'Admin',
+    'admin.back': 'Back to the map',
+    'admin.tabs.label': 'Admin sections',
+    // Four tabs side by side on a phone: keep them short.
+    'admin.tabs.reports': 'Reports',
+    'admin.tabs.posts': 'Posts',
+    'admin.tabs.accounts': 'Accounts',
+    'admin.tabs.log': 'Log',
+    'admin.section': 'Admin section',
+    // Followed by two download links, "GeoJSON" and "CSV" (file formats, not translated).
+    'admin.export': 'The class’s map as a file:',
+    // A date and time an account last logged in, when it never has.
+    'admin.never': 'never',
+    // Reasons a pin was reported, in a list after admin.reportCount.
+    'admin.reason.spam': 'spam',
+    'admin.reason.offensive': 'offensive',
+    'admin.reason.personalInformation': 'personal information',
+    'admin.reason.wrongPlace': 'wrong place',
+    'admin.reason.other': 'other',
+    // What an admin did, in the audit log, before its details ("hid a pin: Ada Lovelace, Lyon").
+    'admin.action.hideLocation': 'hid a pin',
+    'admin.action.showLocation': 'showed a pin again',
+    'admin.action.deleteLocation': 'deleted a pin',
+    'admin.action.disableAccount': 'disabled an account',
+    'admin.action.enableAccount': 'enabled an account',
+    'admin.action.grantAdmin': 'made an admin',
+    'admin.action.revokeAdmin': 'removed an admin',
+    'admin.action.issuePasswordReset': 'issued a password reset link',
+    'admin.action.dismissReports': 'dismissed reports',
+    // {action}: one of admin.action.*; {detail}: what it was done to, as the server recorded it.
+    'admin.logEntry': '{action}: {detail}',
+    // A badge on a hidden pin.
+    'admin.badge.hidden': 'hidden',
+    'admin.badge.admin': 'admin',
+    'admin.badge.disabled': 'disabled',
+    // Buttons on a pin.
+    'admin.showAgain': 'Show again',
+    'admin.hide': 'Hide',
+    'admin.delete': 'Delete',
+    // A dangerous button's label after the first press, for five seconds.
+    'admin.confirmDelete': 'Press again to delete',
+    // {name}: the student whose pin it is.
+    'admin.shownAgain': '{name}’s pin shows again.',
+    'admin.hidden': '{name}’s pin is hidden from everyone but them.',
+    'admin.deleted': '{name}’s pin is deleted.',
+    // The Reports section.
+    'admin.noReports': 'No open reports.',
+    'admin.reportedPins': 'Reported pins',
+    'admin.pinDeleted': 'A pin since deleted',
+    // {count} reports; {reasons} is a list of admin.reason.* ("spam, offensive").
+    'admin.reportCount': { one: '{count} report: {reasons}', other: '{count} reports: {reasons}' },
+    'admin.dismiss': 'Dismiss',
+    'admin.dismissed': 'Reports dismissed; the pin stays.',
+    // The Posts section.
+    'admin.onlyHidden': 'Only hidden pins',
+    'admin.noHiddenPins': 'No hidden pins.',
+    'admin.noPosts': 'No posts yet.',
+    'admin.posts': 'Posts',
+    // {when}: a date and time.
+    'admin.updated': 'Updated {when}',
+    // The Accounts section.
+    'admin.findAccount': 'Find an account',
+    'admin.searchPlaceholder': 'Name or email',
+    'admin.search': 'Search',
+    'admin.noAccounts': 'No account matches.',
+    'admin.accounts': 'Accounts',
+    // {signedUp} and {lastLogin}: dates and times (or admin.never); followed by " · " and admin.pin or admin.noPin.
+    'admin.accountDates': 'Signed up {signedUp} · last login {lastLogin}',
+    // {place}: where the account's pin is.
+    'admin.pin': 'pin: {place}',
+    'admin.pinHidden': 'pin: {place} (hidden)',
+    'admin.noPin': 'no pin',
+    'admin.resetLink': 'Password reset link',
+    // {email}: the account's; {hours}: how long the link works (72); {url}: the link.
+    'admin.resetLinkMade': 'Send this link to {email}; it sets a new password once, within {hours} hours: {url}',
+    'admin.makeAdmin': 'Make admin',
+    'admin.removeAdmin': 'Remove admin',
+    // {name}: the account's first and last name.
+    'admin.nowAdmin': '{name} is now an admin.',
+    'admin.noLongerAdmin': '{name} is no longer an admin.',
+    'admin.enable': 'Enable',
+    'admin.disable': 'Disable',
+    'admin.confirmDisable': 'Press again to disable',
+    'admin.enabled': '{name} can log in again.',
+    'admin.disabled': '{name} is disabled and logged out everywhere.',
+    // The Log section: a table.
+    'admin.noActions': 'No admin has acted yet.',
+    'admin.log.caption': 'Audit log, newest first',
+    'admin.log.when': 'When',
+    'admin.log.who': 'Who',
+    'admin.log.what': 'What',
+
+    // What went wrong, wherever the page says it (under a form, in the status line, in a popup).
+    'error.network': 'Can’t reach the server. Check your internet connection and try again.',
+    'error.unreadable': 'The server sent an answer the app could not read. Try again later.',
+    'error.unexpected': 'Something went wrong. Try again.',
+    'error.session': 'Your session has ended. Please log in again.',
+    // {count}: seconds to wait.
+    'error.throttled': { one: 'Too many attempts. Try again in {count} second.', other: 'Too many attempts. Try again in {count} seconds.' },
+    'error.throttledSoon': 'Too many attempts. Try again in a minute.',
+    'error.unavailable': 'The server is starting up. Try again in a few seconds.',
+    // {status}: the HTTP status code (500…), to quote to whoever runs the map.
+    'error.server': 'The server ran into a problem ({status}). Try again later.',
+    'error.timeout': 'The request took too long to arrive. Try again.',
+    'error.tooLarge': 'That is too much to send at once.',
+    // {status}: the HTTP status code (400…).
+    'error.refused': 'The request was refused ({status}).',
+    'error.credentials': 'That email and password don’t match an account. Check them and try again.',
+    'error.accountDisabled': 'This account has been disabled by an admin of this map. Ask them if you think this is a mistake.',
+    'error.emailTaken': 'An account with that email already exists. Log in instead.',
+    'error.notOwner': 'Only the owner of this pin (or an admin) may change it.',
+    'error.adminOnly': 'Only an admin of this map may do this.',
+    'error.forbidden': 'That was refused. Reload the page and try again.',
+    'error.notFound': 'It isn’t there any more: it may have been deleted. Refresh and try again.',
+    'error.lastAdmin': 'This is the last active admin: make another account an admin first.',
+    'error.conflict': 'That clashes with a change made meanwhile. Refresh and try again.',
+    'error.inProgress': 'Your last request is still being answered. Try again in a moment.',
+    'error.outcomeUnknown': 'The server stopped while answering, so it may or may not have made the change. Refresh to check before trying again.',
+    // A field the page or the server refused.
+    'error.validation.firstName': 'Enter your first name.',
+    'error.validation.lastName': 'Enter your last name.',
+    'error.validation.email': 'Enter a valid email address, like name@example.com.',
+    // {min}, {max}: the shortest and longest passwords allowed (8, 128).
+    'error.validation.passwordShort': 'Choose a password of at least {min} characters.',
+    'error.validation.passwordLong': 'Choose a password of at most {max} characters.',
+    'error.validation.passwordLength': 'Choose a password of {min} to {max} characters.',
+    // The server refused the password: too common, or a run such as aaaaaaaa or 12345678.
+    'error.validation.password': 'Choose a password that is harder to guess: not one of the most common passwords, and not a run of repeated or consecutive characters like aaaaaaaa or 12345678.',
+    'error.validation.linkMissing': 'Enter a link to share, such as your portfolio or LinkedIn page.',
+    // {max}: the longest link allowed (2,048).
+    'error.validation.linkTooLong': 'That link is too long (at most {max} characters).',
+    'error.validation.linkScheme': 'Only web links (starting with http:// or https://) can be shared.',
+    'error.validation.link': 'That doesn’t look like a web address. Try something like https://example.com.',
+    'error.validation.place': 'That place can’t be saved as written. Shorten it or write it differently.',
+    'error.validation.coordinates': 'That place’s position was refused. Pick another match.',
+    'error.validation.resetLink': 'This link has expired or was already used: ask an admin of the map for a new one.',
+    'error.validation.reason': 'Choose a reason from the list.',
+    'error.validation.ownPin': 'You can’t report your own pin.',
+    'error.validation.other': 'Something sent was refused. Check what you entered and try again.',
+    // A sign-in at a provider came back without logging anyone in; {provider} is its name, or error.signIn.yourProvider.
+    'error.signIn.yourProvider': 'your sign-in provider',
+    'error.signIn.cancelled': 'Signing in with {provider} was cancelled. Try again, or log in with your email and password.',
+    'error.signIn.providerUnavailable': '{provider} can’t be reached right now. Try again in a few minutes, or log in with your email and password.',
+    'error.signIn.expired': 'That sign-in took too long or was already used. Sign in with {provider} again.',
+    'error.signIn.invalidToken': '{provider}’s answer could not be verified, so you were not logged in. Try again; if it keeps happening, tell whoever runs this map.',
+    'error.signIn.noEmail': '{provider} did not share your email address, which this map needs to find your account. Allow it when {provider} asks.',
+    'error.signIn.emailUnverified': '{provider} has not verified your email address, so it can’t be matched to an account here. Verify it with {provider} first, or log in with your email and password.',
+    'error.signIn.disabled': 'This account has been disabled by an admin of this map.',
+    'error.signIn.throttled': 'Too many sign-ins from your network just now. Wait a minute and try again.',
+    'error.signIn.unknownProvider': 'That way of signing in is not set up on this map.',
+    'error.signIn.failed': 'Signing in with {provider} did not work, on our side. Try again in a minute, or log in with your email and password.',
+  },
+};
