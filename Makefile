@@ -80,7 +80,9 @@ backup-test: ## backups of each engine under write load, restored: every acknowl
 
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.
-browser-test: ## the web client in headless Chromium (screenshots in .build/screenshots)
+browser-test: ## the web client in headless Chromium (screenshots in .build/screenshots), after its catalogue checks
+	node scripts/test/browser/check_i18n.mjs
+	node scripts/test/browser/check_catalogues.mjs
 	/usr/bin/python3 scripts/test/browser/run.py .build/debug/onthemap
 
 # Refreshes the README's screenshots (docs/screenshots) from a browser-test run.

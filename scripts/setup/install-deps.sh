@@ -22,8 +22,9 @@ fi
 
 # Leaflet and markercluster are served to the web client from Debian's packages.
 packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaflet.markercluster)
-# The CJK font lets screenshots of the map in Chinese, Japanese or Korean show the names, not boxes.
-browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei)
+# The CJK and Devanagari fonts let screenshots in Chinese, Japanese, Korean or Hindi show the text,
+# not boxes (DejaVu has Arabic). Node runs the message-catalogue checks.
+browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei fonts-lohit-deva nodejs)
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3 e2fsprogs util-linux mount python3-venv postgresql nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;

@@ -1,7 +1,7 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v12';
+const SHELL_CACHE = 'onthemap-shell-v13';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png', '/config.json', '/basemap/index.json', '/basemap/world.json',
@@ -12,7 +12,8 @@ const SHELL_FILES = [
   '/js/theme.js', '/js/tile-canvases.js', '/js/time.js',
   // The catalogues, one per language that ships (i18n.js CATALOGUES), so that every language
   // opens offline. A new language adds its path here.
-  '/js/locales/en.js',
+  '/js/locales/en.js', '/js/locales/es.js', '/js/locales/pt-BR.js', '/js/locales/fr.js', '/js/locales/de.js', '/js/locales/ar.js',
+  '/js/locales/hi.js', '/js/locales/zh-CN.js', '/js/locales/ja.js', '/js/locales/ru.js', '/js/locales/tr.js', '/js/locales/id.js',
   '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet.markercluster.js',
   '/vendor/leaflet/MarkerCluster.css', '/vendor/leaflet/MarkerCluster.Default.css',
 ];

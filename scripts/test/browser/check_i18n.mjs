@@ -29,7 +29,8 @@ assert.equal(chooseLanguage({ remembered: null, preferred: ['nl', 'pt-PT', 'en']
 assert.equal(chooseLanguage({ remembered: 'ja', preferred: ['pt-PT'], codes: all }), 'ja');
 assert.equal(chooseLanguage({ remembered: 'xx', preferred: ['zh-TW', 'zh-CN'], codes: all }), 'zh-CN');
 assert.equal(chooseLanguage({ remembered: null, preferred: ['nl'], codes: all }), 'en');
-assert.equal(chooseLanguage({ remembered: null, preferred: ['fr-CA'] }), 'en', 'only shipped catalogues are chosen');
+assert.equal(chooseLanguage({ remembered: null, preferred: ['fr-CA'], codes: ['en'] }), 'en', 'only shipped catalogues are chosen');
+assert.equal(chooseLanguage({ remembered: null, preferred: ['fr-CA'] }), 'fr', 'every catalogue ships');
 assert.equal(formattingLocale('en', ['en-GB', 'de']), 'en-GB');
 assert.equal(formattingLocale('en', ['de']), 'en');
 assert.equal(formattingLocale('pt-BR', ['pt-PT']), 'pt-BR');

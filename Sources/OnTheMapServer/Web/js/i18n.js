@@ -34,7 +34,7 @@ export const SUPPORTED = [
  * Adding a language: its catalogue file, its code here, and its path in sw.js's SHELL_FILES
  * (check_catalogues.mjs checks the three agree).
  */
-export const CATALOGUES = ['en'];
+export const CATALOGUES = ['en', 'es', 'pt-BR', 'fr', 'de', 'ar', 'hi', 'zh-CN', 'ja', 'ru', 'tr', 'id'];
 
 /** Where the reader's own choice is remembered (this device, across logins). */
 export const STORAGE_KEY = 'onthemap.language';
@@ -69,13 +69,13 @@ export function matchLanguage(tag, codes = CATALOGUES) {
 }
 
 /** The browser's preferred languages, best first (none outside a browser). */
-function browserLanguages() {
+export function browserLanguages() {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages && navigator.languages.length ? [...navigator.languages] : [navigator.language].filter(Boolean);
 }
 
 /** The remembered choice, or null (storage can be switched off or throw in private windows). */
-function rememberedLanguage() {
+export function rememberedLanguage() {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);
   } catch {
@@ -212,8 +212,11 @@ export function createTranslator(catalogue, fallback = catalogue, locale = catal
     formatDate: (date, options = { day: 'numeric', month: 'short', year: 'numeric' }) => new Intl.DateTimeFormat(locale, options).format(date),
     formatTime: (date, options = { hour: '2-digit', minute: '2-digit' }) => new Intl.DateTimeFormat(locale, options).format(date),
     relativeTime: (value, unit) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(value, unit),
-    // "spam, offensive": a short list of words, as the language joins them.
-    formatList: (items) => new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(items),
+    // "spam, offensive": a short list of words, as the language joins them ("unit" lists join with
+    // nothing at all in Chinese and Japanese; a narrow "and" list uses 、 there).
+    formatList: (items) => new Intl.ListFormat(locale, { type: 'conjunction', style: 'narrow' }).format(items),
+    // Sentences one after another: Chinese and Japanese put no space after 。
+    joinSentences: (sentences) => sentences.join(/^(zh|ja)\b/.test(locale) ? '' : ' '),
   };
 }
 
@@ -233,6 +236,7 @@ export const formatDate = (date, options) => current.formatDate(date, options);
 export const formatTime = (date, options) => current.formatTime(date, options);
 export const relativeTime = (value, unit) => current.relativeTime(value, unit);
 export const formatList = (items) => current.formatList(items);
+export const joinSentences = (sentences) => current.joinSentences(sentences);
 
 /** Runs `listener(code)` after every language change, once the static page is in the new language. */
 export function onLanguageChange(listener) {

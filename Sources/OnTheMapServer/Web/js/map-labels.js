@@ -9,6 +9,7 @@
 // frames left while zooming among thousands of pins (BENCHMARKS.md).
 import { projectPoint } from './basemap-drawing.js';
 import { FRAME, inFrame } from './frames.js';
+import { browserLanguages, currentLanguage, matchLanguage, onLanguageChange, rememberedLanguage } from './i18n.js';
 
 const MAX_LABELS = 250;
 const HEIGHT = 16;
@@ -35,6 +36,18 @@ export function labelLanguage(available, preferred = navigator.languages || [nav
   return 'en';
 }
 
+/**
+ * The languages to name places in, first choice first: the page's language when the reader chose
+ * it or their browser asked for it, then the browser's own (a Korean reader of the English page,
+ * English only because there is no Korean catalogue, still gets Korean names).
+ */
+function labelPreferences() {
+  const browser = browserLanguages();
+  const page = currentLanguage();
+  const asked = rememberedLanguage() === page || browser.some((tag) => matchLanguage(tag) === page);
+  return asked ? [page, ...browser] : browser;
+}
+
 function fetchJSON(path) {
   return fetch(path).then((response) => (response.ok ? response.json() : []));
 }
@@ -57,12 +70,10 @@ export class MapLabels {
   constructor(map, index) {
     this.map = map;
     this.index = index;
-    this.language = labelLanguage(index.languages);
     this.names = [];            // every name known, by importance once `ranked`
     this.ranked = true;
     this.byZoom = new Map();    // zoom → the names that may show at it, in rank order
-    this.sources = new Set();   // the city lists taken in (the world's, each detail square's)
-    this.regions = null;
+    this.cityRows = new Map();  // source → its cities, named again in another language
     this.shown = new Set();     // names with an element on the map
     this.round = 0;             // layouts so far: a name drawn in an older one is taken off
     this.boxes = new Float64Array(MAX_LABELS * 4);   // the boxes placed in this layout
@@ -70,19 +81,42 @@ export class MapLabels {
     this.pane.classList.add('map-labels');
     this.pane.setAttribute('aria-hidden', 'true');
     this.measure = document.createElement('canvas').getContext('2d');
-    fetchJSON(`/basemap/labels/${this.language}/countries.json`).then((rows) => this.add('country', rows));
-    // A city's name in the reader's language where it has another (Copenhagen, not København),
-    // by its point; cities are named once this has arrived, or failed to (offline, never seen).
-    this.cityNames = fetchJSON(`/basemap/labels/${this.language}/cities.json`)
-      .then((rows) => new Map(rows.map(([lon, lat, name]) => [`${lon},${lat}`, name])), () => new Map());
+    this.nameIn(labelLanguage(index.languages, labelPreferences()));
+    // The reader switched the page's language: the places are named in it where the basemap can.
+    onLanguageChange(() => this.nameIn(labelLanguage(index.languages, labelPreferences())));
     map.on('zoomstart', () => { this.pane.hidden = true; });
     map.on('zoomend moveend resize', () => this.scheduleLayout());
   }
 
+  /** Names every place in `language` (a basemap language), again if it was named in another. */
+  nameIn(language) {
+    if (language === this.language) return;
+    this.language = language;
+    for (const label of this.shown) label.element.remove();
+    this.shown.clear();
+    this.names = [];
+    this.regions = null;
+    const asked = language;
+    const stillAsked = () => this.language === asked;   // a later switch wins over a slow answer
+    fetchJSON(`/basemap/labels/${language}/countries.json`).then((rows) => stillAsked() && this.add('country', rows));
+    // A city's name in the reader's language where it has another (Copenhagen, not København),
+    // by its point; cities are named once this has arrived, or failed to (offline, never seen).
+    this.cityNames = fetchJSON(`/basemap/labels/${language}/cities.json`)
+      .then((rows) => new Map(rows.map(([lon, lat, name]) => [`${lon},${lat}`, name])), () => new Map());
+    for (const [source, cities] of this.cityRows) this.nameCities(cities, stillAsked);
+    this.changed();
+  }
+
   addCities(source, cities) {
-    if (this.sources.has(source)) return;
-    this.sources.add(source);
+    if (this.cityRows.has(source)) return;
+    this.cityRows.set(source, cities);
+    const language = this.language;
+    this.nameCities(cities, () => this.language === language);
+  }
+
+  nameCities(cities, stillAsked) {
     this.cityNames.then((names) => {
+      if (!stillAsked()) return;
       for (const row of cities) this.names.push(placeName(row[4] ? 'capital' : 'city', row, names.get(`${row[0]},${row[1]}`)));
       this.changed();
     });
@@ -116,7 +150,8 @@ export class MapLabels {
   /** Regions are wanted from the zoom where detail starts; loaded then, once. */
   wantRegions() {
     if (this.regions !== null) return;
-    this.regions = fetchJSON(`/basemap/labels/${this.language}/regions.json`).then((rows) => this.add('region', rows));
+    const language = this.language;
+    this.regions = fetchJSON(`/basemap/labels/${language}/regions.json`).then((rows) => this.language === language && this.add('region', rows));
   }
 
   /** Every name that may show at this zoom, most important first. */

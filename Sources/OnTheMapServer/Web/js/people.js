@@ -4,14 +4,20 @@ import { el } from './dom.js';
 import { t } from './i18n.js';
 import { safeHref } from './links.js';
 
-/** "First Last" (in the language's order), or a stand-in when a legacy client posted no name. */
+// Chinese, Japanese and Korean names are written family name first, Chinese and Japanese ones
+// without a space (王小明, 山田太郎), whatever the page's language; other names given name first.
+const FAMILY_FIRST = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+
+/** "First Last" (or family name first for a CJK name), or a stand-in when a legacy client posted no name. */
 export function displayName(location) {
-  const first = location.firstName || '';
-  const last = location.lastName || '';
-  if (!first.trim() && !last.trim()) return t('people.someone');
+  const first = (location.firstName || '').trim();
+  const last = (location.lastName || '').trim();
+  if (!first && !last) return t('people.someone');
   // One name alone needs no order.
-  if (!first.trim() || !last.trim()) return `${first} ${last}`.trim();
-  return t('people.fullName', { first, last });
+  if (!first || !last) return first || last;
+  if (FAMILY_FIRST.test(first + last)) return HANGUL.test(first + last) ? `${last} ${first}` : `${last}${first}`;
+  return `${first} ${last}`;
 }
 
 /** The name of a post's author, marked "(you)" when it is the reader's own. */

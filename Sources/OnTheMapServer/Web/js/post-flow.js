@@ -3,7 +3,7 @@
 import { errorMessage, geocode, saveLocation } from './api.js';
 import { createMap } from './basemap.js';
 import { el, isBusy, setBusy, setFieldError, showMessage } from './dom.js';
-import { msg, setKey, t } from './i18n.js';
+import { joinSentences, msg, setKey, t } from './i18n.js';
 import { parseSharedLink } from './links.js';
 import { privacyChoice, sharedPlace } from './pin-privacy.js';
 
@@ -186,7 +186,7 @@ export class PostFlow {
     explanation.hidden = doubts.length === 0;
     const sentences = doubts.map((doubt) => t(doubtKeys[doubt]));
     sentences.push(t(this.candidates.length > 1 ? 'post.doubt.pickAnother' : 'post.doubt.edit'));
-    explanation.textContent = sentences.join(' ');
+    explanation.textContent = joinSentences(sentences);
   }
 
   /**

@@ -137,9 +137,7 @@ export default {
     // In place of a link's host, for a link that is not a web link (javascript:, a bare word).
     'list.linkUnsafe': 'Link can’t be opened',
 
-    // How people and their links are shown (list, pins, popups).
-    // {first} and {last}: a student's first and last name, in your language's order.
-    'people.fullName': '{first} {last}',
+    // How people and their links are shown (list, pins, popups). Names are never translated.
     // For a post with no name (from an old app).
     'people.someone': 'Someone',
     // The reader's own post; {name} is their name.
