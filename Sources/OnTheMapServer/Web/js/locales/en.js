@@ -357,14 +357,15 @@ export default {
     'error.validation.reason': 'Choose a reason from the list.',
     'error.validation.ownPin': 'You can’t report your own pin.',
     'error.validation.other': 'Something sent was refused. Check what you entered and try again.',
-    // A sign-in at a provider came back without logging anyone in; {provider} is its name, or error.signIn.yourProvider.
+    // A sign-in at a provider came back without logging anyone in; {provider} is its name, or error.signIn.yourProvider
+    // (lower case: it never starts a sentence).
     'error.signIn.yourProvider': 'your sign-in provider',
     'error.signIn.cancelled': 'Signing in with {provider} was cancelled. Try again, or log in with your email and password.',
-    'error.signIn.providerUnavailable': '{provider} can’t be reached right now. Try again in a few minutes, or log in with your email and password.',
+    'error.signIn.providerUnavailable': 'Can’t reach {provider} right now. Try again in a few minutes, or log in with your email and password.',
     'error.signIn.expired': 'That sign-in took too long or was already used. Sign in with {provider} again.',
-    'error.signIn.invalidToken': '{provider}’s answer could not be verified, so you were not logged in. Try again; if it keeps happening, tell whoever runs this map.',
-    'error.signIn.noEmail': '{provider} did not share your email address, which this map needs to find your account. Allow it when {provider} asks.',
-    'error.signIn.emailUnverified': '{provider} has not verified your email address, so it can’t be matched to an account here. Verify it with {provider} first, or log in with your email and password.',
+    'error.signIn.invalidToken': 'The answer from {provider} could not be verified, so you were not logged in. Try again; if it keeps happening, tell whoever runs this map.',
+    'error.signIn.noEmail': 'Your email address was not shared by {provider}, and this map needs it to find your account. Allow it when {provider} asks.',
+    'error.signIn.emailUnverified': 'Your email address is not verified by {provider}, so it can’t be matched to an account here. Verify it with {provider} first, or log in with your email and password.',
     'error.signIn.disabled': 'This account has been disabled by an admin of this map.',
     'error.signIn.throttled': 'Too many sign-ins from your network just now. Wait a minute and try again.',
     'error.signIn.unknownProvider': 'That way of signing in is not set up on this map.',
