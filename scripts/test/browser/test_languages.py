@@ -183,7 +183,7 @@ class EveryLanguage(BrowserTest):
         self.choose("ja")
         self.wait_for_map()
         self.by_id("tab-list").click()
-        when = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#post-list .post-row .row-when")).text
+        when = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#post-list .post-row .row-when").get_attribute("textContent"))
         expected = self.driver.execute_script("""
             const rtf = new Intl.RelativeTimeFormat('ja', { numeric: 'auto' });
             return [arguments[0], ...[1, 2, 3, 4, 5].map((minutes) => rtf.format(-minutes, 'minute'))];""",

@@ -62,11 +62,13 @@ function xsrfToken() {
 /**
  * Sends a request and returns the parsed JSON body; throws ApiError on any failure. `context` names
  * the call for api-errors.js (a 403 at login is wrong credentials; at an admin route, not an admin).
+ * A write sent again after its answer was lost carries the same `idempotencyKey` (outbox.js).
  */
-export async function request(method, path, { body, prefixed = false, context = '' } = {}) {
+export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let response;
   let text;
   try {
@@ -175,9 +177,13 @@ export function geocode(query) {
   return request('GET', `/v1/geocode?q=${encodeURIComponent(query)}&limit=5`);
 }
 
-/** Creates the caller's pin, or updates it when `objectId` names their existing one. */
-export function saveLocation(objectId, fields) {
+/**
+ * Creates the caller's pin, or updates it when `objectId` names their existing one; with the
+ * same `idempotencyKey` and fields, written once however often it is sent.
+ */
+export function saveLocation(objectId, fields, { idempotencyKey = null } = {}) {
+  const options = { body: fields, context: 'location', idempotencyKey };
   return objectId
-    ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, { body: fields, context: 'location' })
-    : request('POST', '/v1/StudentLocation', { body: fields, context: 'location' });
+    ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, options)
+    : request('POST', '/v1/StudentLocation', options);
 }

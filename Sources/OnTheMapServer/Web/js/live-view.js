@@ -4,6 +4,7 @@ import { lazy, msg, t } from './i18n.js';
 import { mergeChanges } from './live-merge.js';
 import { LiveUpdates } from './live-updates.js';
 import { renderPostList } from './post-list.js';
+import { withWaiting } from './waiting-posts.js';
 import { clockTime } from './time.js';
 
 const byId = (id) => document.getElementById(id);
@@ -90,7 +91,8 @@ export class LiveView {
     }
     byId('map').dataset.pins = String(state.shown.length);
     const fresh = new Set(changes.filter((change) => change.kind !== 'deleted').map((change) => change.objectId));
-    renderPostList(byId('post-list'), byId('list-empty'), state.latest, state.me.location && state.me.location.objectId, { fresh });
+    const { rows, mine: ownRow } = withWaiting(state);
+    renderPostList(byId('post-list'), byId('list-empty'), rows, ownRow, { fresh });
     state.syncedAt = new Date();
     const arrived = changes.filter((change) => change.kind !== 'deleted' && change.objectId !== mine).length;
     if (!state.offline) this.hooks.setStatus(summary(state, { arrived }));

@@ -13,11 +13,12 @@ import { renderPostList } from './post-list.js';
 import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
 import { setUpTheme } from './theme.js';
 import { clockTime } from './time.js';
+import { WaitingPosts, withWaiting } from './waiting-posts.js';
 
 const byId = (id) => document.getElementById(id);
 const state = {
   me: null, latest: [], shown: [], pinCount: '100', pinMap: null, postFlow: null, loads: 0,
-  liveState: null, syncedAt: null, offline: false, focusOnReturn: null, admin: null,
+  liveState: null, syncedAt: null, offline: false, focusOnReturn: null, admin: null, waiting: [], loaded: false,
 };
 const screens = ['login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'reset-screen'];
 const live = new LiveView(state, {
@@ -26,8 +27,40 @@ const live = new LiveView(state, {
   reload: () => load({ keepView: true, quiet: true }),
 });
 
+const waitingPosts = new WaitingPosts(state, {
+  render: () => showPosts(),
+  reload: () => load({ keepView: true, quiet: true }),
+  setStatus: (message, options) => setStatus(message, options),
+});
+
+/**
+ * Draws the list and the pins from what was loaded and what waits on this device; the view stays
+ * where it is unless `keepView` is false.
+ */
+async function showPosts({ keepView = true } = {}) {
+  showList();
+  await showPins({ keepView });
+}
+
+/** The list: it needs no map, so its rows show while the basemap may still be on its way. */
+function showList() {
+  if (!state.me || !state.loaded) return;
+  const { rows, mine } = withWaiting(state);
+  renderPostList(byId('post-list'), byId('list-empty'), rows, mine);
+  if (rows.length && !performance.getEntriesByName('list-rows').length) performance.mark('list-rows');
+}
+
+async function showPins({ keepView = true } = {}) {
+  if (!state.me || !state.pinMap || !state.loaded) return;
+  await state.pinMap.open();   // on a first visit, the basemap may still be on its way
+  const { pins, mine } = withWaiting(state);
+  await state.pinMap.show(pins, mine, { keepView });
+}
+
 function showScreen(id) {
   for (const screen of screens) byId(screen).hidden = screen !== id;
+  // When each screen first shows: how a slow first visit is measured (bench_first_visit.py).
+  if (!performance.getEntriesByName(`shown-${id}`).length) performance.mark(`shown-${id}`);
 }
 
 /**
@@ -54,6 +87,7 @@ function setStatus(message, { error = false, retry = null } = {}) {
 /** Back to the login screen, saying why (a Message) when a session ran out. */
 function loggedOut(reason = '') {
   state.me = null;
+  state.loaded = false;
   live.stop();
   showMessage(byId('login-error'), reason);
   if (location.hash === '#/login') route();
@@ -81,7 +115,10 @@ async function load({ keepView = false, quiet = false } = {}) {
     byId('map').dataset.ready = 'false';
     // An empty list says it is loading rather than showing nothing.
     byId('list-loading').hidden = byId('post-list').children.length > 0;
-    if (!byId('list-loading').hidden) byId('list-empty').hidden = true;
+    if (!byId('list-loading').hidden) {
+      byId('list-empty').hidden = true;
+      performance.mark('list-loading');
+    }
   }
   try {
     trackOfflineCopies();
@@ -89,9 +126,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     const [caller, latest, pins] = await Promise.all([
       me(), latestLocations(100), state.pinCount === '100' ? null : latestLocations(state.pinCount === 'all' ? 'all' : Number(state.pinCount)),
     ]);
-    await state.pinMap.open();   // on a first visit, the basemap may still be on its way
     if (generation !== state.loads) return;
-    performance.mark('pins-data');
     state.me = caller;
     showCallerState();
     state.latest = latest;
@@ -100,9 +135,14 @@ async function load({ keepView = false, quiet = false } = {}) {
     // Your own pin is always on the map, even when it is older than the posts shown.
     if (caller.location && !shown.some((item) => item.objectId === mine)) shown.push(caller.location);
     state.shown = shown;
+    state.loaded = true;
     byId('list-loading').hidden = true;
-    renderPostList(byId('post-list'), byId('list-empty'), latest, mine);
-    await state.pinMap.show(shown, mine, { keepView: keepView || quiet });
+    await waitingPosts.refresh();
+    showList();
+    await state.pinMap.open();
+    if (generation !== state.loads) return;
+    performance.mark('pins-data');
+    await showPins({ keepView: keepView || quiet });
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     performance.mark('pins-ready');
     byId('map').dataset.pins = String(shown.length);
@@ -114,6 +154,8 @@ async function load({ keepView = false, quiet = false } = {}) {
     } else {
       state.syncedAt = new Date();
       if (!quiet || byId('status').classList.contains('error')) setStatus(summary(state));
+      // The server answered: whatever waits on this device can go now.
+      waitingPosts.send();
     }
   } catch (failure) {
     if (generation === state.loads) byId('list-loading').hidden = true;
@@ -194,7 +236,7 @@ async function openAdmin(section) {
 
 async function openPostFlow() {
   const previous = byId('app-screen').hidden ? null : document.activeElement;
-  const started = await state.postFlow.start(state.me.location);
+  const started = await state.postFlow.start(state.me.location, state.me.account.key);
   if (!started) {
     location.replace('#/map');
     if (previous) previous.focus();
@@ -205,10 +247,19 @@ async function openPostFlow() {
 }
 
 /** After posting: back to the map, centred on the new pin with its popup open. */
-async function postFinished(objectId) {
+async function postFinished(objectId, { waiting = null } = {}) {
   // Back on the button that opened the post flow (with the new pin's popup showing).
   state.focusOnReturn = byId('post-button');
   location.hash = '#/map';
+  if (waiting) {
+    // No network: the post waits on this device, shown as the student's pin, and goes when it can.
+    await waitingPosts.refresh();
+    await showPosts();
+    setStatus(msg(navigator.onLine === false ? 'outbox.kept' : 'outbox.keptUnreachable'));
+    state.pinMap.focus(withWaiting(state).mine);
+    waitingPosts.send();
+    return;
+  }
   if (!objectId) return;
   await load({ keepView: true });
   state.pinMap.focus(objectId);
@@ -261,8 +312,9 @@ function setUpTopBar() {
  * the status line and the forms' error lines, and the static page, follow by themselves (i18n.js).
  */
 function relabel() {
-  if (state.me && state.latest.length > 0) {
-    renderPostList(byId('post-list'), byId('list-empty'), state.latest, state.me.location && state.me.location.objectId);
+  if (state.me && state.loaded) {
+    const { rows, mine } = withWaiting(state);
+    renderPostList(byId('post-list'), byId('list-empty'), rows, mine);
   }
   if (state.pinMap) state.pinMap.relabel();
   state.postFlow.relabel();

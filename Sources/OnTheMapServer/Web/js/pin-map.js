@@ -7,11 +7,13 @@ import { t } from './i18n.js';
 import { authorName, popupContent } from './people.js';
 import { reportControl } from './report-pin.js';
 import { shareControl } from './share-link.js';
+import { waitingNote } from './waiting-posts.js';
 
 const L = window.L;
 const pinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
 const freshPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin fresh"></div>', iconSize: [22, 22], iconAnchor: [11, 26], popupAnchor: [0, -24] });
 const myPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
+const waitingPinIcon = L.divIcon({ className: 'pin-marker', html: '<div class="pin mine waiting"></div>', iconSize: [30, 30], iconAnchor: [15, 36], popupAnchor: [0, -32] });
 const popupOptions = { className: 'pin-popup', autoPanPadding: [24, 24], maxWidth: 280, minWidth: 160 };
 
 /**
@@ -154,7 +156,7 @@ export class PinMap {
     if (!Number.isFinite(location.latitude) || !Number.isFinite(location.longitude)) return null;
     const isMine = location.objectId === this.myObjectId;
     const marker = L.marker([location.latitude, location.longitude], {
-      icon: isMine ? myPinIcon : fresh ? freshPinIcon : pinIcon,
+      icon: location.waiting ? waitingPinIcon : isMine ? myPinIcon : fresh ? freshPinIcon : pinIcon,
       title: pinLabel(location, isMine),
       keyboard: true,
       zIndexOffset: isMine ? 1000 : 0,
@@ -215,8 +217,11 @@ export class PinMap {
    * each of thousands of markers; tapping the map elsewhere closes it (Leaflet's default).
    */
   openPopup(marker, { fromKeyboard = false } = {}) {
-    const content = el('div', {}, popupContent(marker.location, marker.isMine), shareControl(marker.location),
-      marker.isMine ? null : reportControl(marker.location));
+    const { location } = marker;
+    // A post still waiting on this device can be cancelled, not yet shared or reported.
+    const content = location.waiting
+      ? el('div', {}, popupContent(location, marker.isMine), el('div', { class: 'popup-actions' }, waitingNote(location)))
+      : el('div', {}, popupContent(location, marker.isMine), shareControl(location), marker.isMine ? null : reportControl(location));
     const popup = L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
       .setLatLng(marker.getLatLng())
       .setContent(content)

@@ -1,10 +1,11 @@
 // "Post my location": confirm an overwrite, ask where and which link, geocode, preview the pin
 // with other candidates, then save. Cancel leaves everything as it was at every step.
-import { errorMessage, geocode, saveLocation } from './api.js';
+import { ApiError, errorMessage, geocode, saveLocation } from './api.js';
 import { createMap } from './basemap.js';
 import { el, isBusy, setBusy, setFieldError, showMessage } from './dom.js';
 import { joinSentences, msg, setKey, t } from './i18n.js';
 import { parseSharedLink } from './links.js';
+import { keep, newKey } from './outbox.js';
 import { privacyChoice, sharedPlace } from './pin-privacy.js';
 
 const L = window.L;
@@ -29,7 +30,8 @@ const offlineZoomLimit = 6;
 
 export class PostFlow {
   /**
-   * `onFinish(objectId | null)` runs when the flow ends: the saved pin's id, or null on cancel;
+   * `onFinish(objectId | null, {waiting})` runs when the flow ends: the saved pin's id, or null on
+   * cancel or when the post waits on this device to be sent (`waiting`, its outbox entry);
    * `onSessionEnded(message)` (an i18n Message) when the server no longer knows the student.
    */
   constructor(onFinish, onSessionEnded) {
@@ -46,6 +48,7 @@ export class PostFlow {
     this.privacy = null;
     this.link = '';
     byId('post-form').addEventListener('submit', (event) => { event.preventDefault(); this.find(); });
+    byId('post-later').addEventListener('click', () => this.postLater());
     byId('post-cancel').addEventListener('click', () => this.finish(null));
     byId('preview-back').addEventListener('click', () => this.showForm());
     byId('finish-button').addEventListener('click', () => this.save());
@@ -64,8 +67,9 @@ export class PostFlow {
    * Starts the flow for the caller whose current pin is `existing` (or null). Resolves false
    * when they decline to overwrite it, true once the form is showing.
    */
-  async start(existing) {
+  async start(existing, account) {
     this.existing = existing;
+    this.account = account;
     if (existing && !(await this.confirmOverwrite(existing))) return false;
     byId('post-location').value = existing ? existing.mapString : '';
     byId('post-link').value = existing ? existing.mediaURL : '';
@@ -86,15 +90,15 @@ export class PostFlow {
   }
 
   showForm() {
+    byId('post-later-offer').hidden = true;
     byId('post-form').hidden = false;
     byId('post-preview').hidden = true;
     showMessage(byId('post-error'), '');
     byId('post-location').focus();
   }
 
-  /** Checks both fields, then geocodes; each failure gets its own message by its field. */
-  async find() {
-    if (isBusy(byId('find-button'))) return;
+  /** Both fields checked, each failure explained by its field: `{place, link}`, or null. */
+  checkedFields() {
     const locationInput = byId('post-location');
     const linkInput = byId('post-link');
     const place = locationInput.value.trim();
@@ -103,8 +107,19 @@ export class PostFlow {
     setFieldError(linkInput, byId('post-link-error'), link.error || '');
     if (!place || link.error) {
       (place ? linkInput : locationInput).focus();
-      return;
+      return null;
     }
+    return { place, link };
+  }
+
+  /** Checks both fields, then geocodes; each failure gets its own message by its field. */
+  async find() {
+    if (isBusy(byId('find-button'))) return;
+    byId('post-later-offer').hidden = true;
+    const locationInput = byId('post-location');
+    const checked = this.checkedFields();
+    if (!checked) return;
+    const { place, link } = checked;
     const button = byId('find-button');
     setBusy(button, true);
     setKey(button, 'post.finding');
@@ -112,6 +127,8 @@ export class PostFlow {
       ({ input: this.input, results: this.candidates, doubts: this.doubts = [] } = await geocode(place));
     } catch (failure) {
       setFieldError(locationInput, byId('post-location-error'), errorMessage(failure));
+      // No network to look the place up: the post can wait on this device, place and all.
+      byId('post-later-offer').hidden = failure.kind !== 'network';
       locationInput.focus();
       return;
     } finally {
@@ -234,19 +251,31 @@ export class PostFlow {
     }
   }
 
-  /** Saves the pin (creating or updating); a refusal is explained and the preview stays. */
+  /**
+   * Saves the pin (creating or updating); a refusal is explained and the preview stays. Without a
+   * network (or with one that dropped the answer), the post waits on this device and is sent,
+   * with the same Idempotency-Key, when the network is back (outbox.js).
+   */
   async save() {
     const button = byId('finish-button');
     if (isBusy(button)) return;
     const error = byId('post-error');
     showMessage(error, '');
     setBusy(button, true);
+    const { mapString, latitude, longitude } = this.shared();
+    const entry = {
+      key: newKey(),
+      account: this.account,
+      objectId: (this.existing && this.existing.objectId) || null,
+      fields: { mapString, mediaURL: this.link, latitude, longitude },
+      createdAt: Date.now(),
+    };
     try {
-      const { mapString, latitude, longitude } = this.shared();
-      const fields = { mapString, mediaURL: this.link, latitude, longitude };
-      const saved = await saveLocation(this.existing && this.existing.objectId, fields);
-      this.finish((this.existing && this.existing.objectId) || saved.objectId);
+      if (navigator.onLine === false) throw new ApiError('network', 'error.network');
+      const saved = await saveLocation(entry.objectId, entry.fields, { idempotencyKey: entry.key });
+      this.finish(entry.objectId || saved.objectId);
     } catch (failure) {
+      if (failure.kind === 'network' && await this.keepForLater(entry)) return;
       const message = msg('post.notSaved', { reason: errorMessage(failure) });
       if (failure.kind === 'session') {
         this.onSessionEnded(message);
@@ -259,10 +288,39 @@ export class PostFlow {
     }
   }
 
-  finish(objectId) {
+  /** Posts what was typed, to be sent (and its place found) when the network is back. */
+  async postLater() {
+    const checked = this.checkedFields();
+    if (!checked) return;
+    const entry = {
+      key: newKey(),
+      account: this.account,
+      objectId: (this.existing && this.existing.objectId) || null,
+      fields: { mapString: checked.place, mediaURL: checked.link.url },
+      createdAt: Date.now(),
+    };
+    if (!(await this.keepForLater(entry))) showMessage(byId('post-location-error'), msg('error.network'));
+  }
+
+  /**
+   * Keeps the post on this device to send later and ends the flow; false when the device cannot
+   * keep it (no IndexedDB: a private window of some browsers), and the failure is explained instead.
+   */
+  async keepForLater(entry) {
+    try {
+      await keep(entry);
+    } catch {
+      return false;
+    }
+    this.finish(null, { waiting: entry });
+    return true;
+  }
+
+  /** Ends the flow: `objectId` of the saved pin, or null (cancelled, or `waiting` to be sent). */
+  finish(objectId, { waiting = null } = {}) {
     for (const [input, message] of [['post-location', 'post-location-error'], ['post-link', 'post-link-error']]) {
       setFieldError(byId(input), byId(message), '');
     }
-    this.onFinish(objectId);
+    this.onFinish(objectId, { waiting });
   }
 }

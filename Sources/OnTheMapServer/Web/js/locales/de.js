@@ -164,6 +164,17 @@ export default {
     'post.finish': 'Fertig',
     'post.notSaved': 'Dein Pin wurde nicht gespeichert. {reason}',
 
+    'outbox.later': 'Posten, sobald online',
+    'outbox.laterHint': 'Offline kann der Ort nicht gesucht werden. Poste trotzdem: Dein Beitrag wird mit dem besten Treffer für deine Eingabe gesendet, sobald du wieder online bist.',
+    'outbox.waiting': 'Wartet auf Versand',
+    'outbox.sending': 'Wird gesendet…',
+    'outbox.cancel': 'Abbrechen',
+    'outbox.kept': 'Du bist offline. Dein Beitrag ist auf diesem Gerät gespeichert und wird gesendet, sobald du wieder online bist.',
+    'outbox.keptUnreachable': 'Der Server ist gerade nicht erreichbar. Dein Beitrag ist auf diesem Gerät gespeichert und wird gesendet, sobald es geht.',
+    'outbox.sent': 'Dein wartender Beitrag wurde gesendet.',
+    'outbox.cancelled': 'Dein wartender Beitrag wurde verworfen.',
+    'outbox.refused': 'Dein wartender Beitrag für {place} konnte nicht gesendet werden. {reason}',
+
     'overwrite.title': 'Pin ersetzen?',
     'overwrite.text': 'Du hast schon einen Pin bei „{place}“. Wenn du neu postest, wird er ersetzt.',
     'overwrite.cancel': 'Abbrechen',

@@ -210,6 +210,23 @@ export default {
     // Saving failed; {reason} is one of the error.* messages.
     'post.notSaved': 'Your pin wasn’t saved. {reason}',
 
+    // Posts waiting on the device for the network (outbox).
+    // Offered on the post form when the place can't be looked up (no network).
+    'outbox.later': 'Post when back online',
+    'outbox.laterHint': 'Offline, the place can’t be looked up. Post anyway: it will be sent, with the best match for what you typed, when you’re back online.',
+    // A post made without a network waits on the device (its list row and pin say so, as a badge).
+    'outbox.waiting': 'Waiting to send',
+    'outbox.sending': 'Sending…',
+    'outbox.cancel': 'Cancel',
+    // The status line after Finish without a network.
+    'outbox.kept': 'You’re offline. Your post is saved on this device and will be sent when you’re back online.',
+    // The same, when the device is online but the server did not answer.
+    'outbox.keptUnreachable': 'The server can’t be reached right now. Your post is saved on this device and will be sent as soon as it can be.',
+    'outbox.sent': 'Your waiting post was sent.',
+    'outbox.cancelled': 'Your waiting post was cancelled.',
+    // The server refused a waiting post when it was sent; {place}: what the student typed; {reason}: one of the error.* messages.
+    'outbox.refused': 'Your waiting post for {place} could not be sent. {reason}',
+
     // Asked before a second post replaces the first.
     'overwrite.title': 'Replace your pin?',
     // {place}: where the current pin is.

@@ -175,6 +175,17 @@ export default {
     'post.finish': 'Terminar',
     'post.notSaved': 'No se guardó tu marcador. {reason}',
 
+    'outbox.later': 'Publicar al volver a tener conexión',
+    'outbox.laterHint': 'Sin conexión no se puede buscar el lugar. Publica de todos modos: se enviará, con la mejor coincidencia para lo que escribiste, cuando vuelvas a tener conexión.',
+    'outbox.waiting': 'Pendiente de envío',
+    'outbox.sending': 'Enviando…',
+    'outbox.cancel': 'Cancelar',
+    'outbox.kept': 'Estás sin conexión. Tu publicación se guardó en este dispositivo y se enviará cuando vuelvas a tener conexión.',
+    'outbox.keptUnreachable': 'Ahora mismo no se puede conectar con el servidor. Tu publicación se guardó en este dispositivo y se enviará en cuanto sea posible.',
+    'outbox.sent': 'Se envió tu publicación pendiente.',
+    'outbox.cancelled': 'Se canceló tu publicación pendiente.',
+    'outbox.refused': 'No se pudo enviar tu publicación pendiente de {place}. {reason}',
+
     'overwrite.title': '¿Reemplazar tu marcador?',
     'overwrite.text': 'Ya tienes un marcador en “{place}”. Si vuelves a publicar, se reemplazará.',
     'overwrite.cancel': 'Cancelar',

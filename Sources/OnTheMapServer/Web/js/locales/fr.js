@@ -180,6 +180,17 @@ export default {
     'post.finish': 'Terminer',
     'post.notSaved': 'Votre épingle n’a pas été enregistrée. {reason}',
 
+    'outbox.later': 'Publier au retour en ligne',
+    'outbox.laterHint': 'Hors ligne, le lieu ne peut pas être recherché. Publiez quand même : votre publication sera envoyée, avec le lieu le plus proche de ce que vous avez saisi, dès votre retour en ligne.',
+    'outbox.waiting': 'En attente d’envoi',
+    'outbox.sending': 'Envoi…',
+    'outbox.cancel': 'Annuler',
+    'outbox.kept': 'Vous êtes hors ligne. Votre publication est enregistrée sur cet appareil et sera envoyée dès votre retour en ligne.',
+    'outbox.keptUnreachable': 'Le serveur est injoignable pour le moment. Votre publication est enregistrée sur cet appareil et sera envoyée dès que possible.',
+    'outbox.sent': 'Votre publication en attente a été envoyée.',
+    'outbox.cancelled': 'Votre publication en attente a été annulée.',
+    'outbox.refused': 'Votre publication en attente pour {place} n’a pas pu être envoyée. {reason}',
+
     'overwrite.title': 'Remplacer votre épingle\u202f?',
     'overwrite.text': 'Vous avez déjà une épingle à «\u00a0{place}\u00a0». Si vous publiez à nouveau, elle sera remplacée.',
     'overwrite.cancel': 'Annuler',

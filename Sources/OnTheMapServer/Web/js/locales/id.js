@@ -159,6 +159,17 @@ export default {
     'post.finish': 'Selesai',
     'post.notSaved': 'Pin Anda tidak tersimpan. {reason}',
 
+    'outbox.later': 'Posting saat kembali online',
+    'outbox.laterHint': 'Saat offline, tempat tidak bisa dicari. Tetap posting: postingan Anda akan dikirim dengan tempat yang paling cocok dengan ketikan Anda saat Anda kembali online.',
+    'outbox.waiting': 'Menunggu dikirim',
+    'outbox.sending': 'Mengirim…',
+    'outbox.cancel': 'Batal',
+    'outbox.kept': 'Anda sedang offline. Postingan Anda disimpan di perangkat ini dan akan dikirim saat Anda kembali online.',
+    'outbox.keptUnreachable': 'Server tidak dapat dijangkau saat ini. Postingan Anda disimpan di perangkat ini dan akan dikirim begitu memungkinkan.',
+    'outbox.sent': 'Postingan tertunda Anda sudah terkirim.',
+    'outbox.cancelled': 'Postingan tertunda Anda dibatalkan.',
+    'outbox.refused': 'Postingan tertunda Anda untuk {place} tidak dapat dikirim. {reason}',
+
     'overwrite.title': 'Ganti pin Anda?',
     'overwrite.text': 'Anda sudah punya pin di “{place}”. Jika Anda posting lagi, pin itu akan diganti.',
     'overwrite.cancel': 'Batal',

@@ -166,6 +166,17 @@ export default {
     'post.finish': '完了',
     'post.notSaved': 'ピンを保存できませんでした。{reason}',
 
+    'outbox.later': 'オンラインに戻ったら投稿',
+    'outbox.laterHint': 'オフラインのため場所を検索できません。このまま投稿すると、オンラインに戻ったときに、入力内容に最も近い場所で送信されます。',
+    'outbox.waiting': '送信待ち',
+    'outbox.sending': '送信中…',
+    'outbox.cancel': 'キャンセル',
+    'outbox.kept': 'オフラインです。投稿はこの端末に保存され、オンラインに戻ると送信されます。',
+    'outbox.keptUnreachable': '現在サーバーに接続できません。投稿はこの端末に保存され、接続でき次第送信されます。',
+    'outbox.sent': '送信待ちの投稿を送信しました。',
+    'outbox.cancelled': '送信待ちの投稿をキャンセルしました。',
+    'outbox.refused': '{place}の送信待ちの投稿を送信できませんでした。{reason}',
+
     'overwrite.title': 'ピンを置き換えますか？',
     'overwrite.text': 'すでに「{place}」にピンがあります。もう一度投稿すると上書きされます。',
     'overwrite.cancel': 'キャンセル',

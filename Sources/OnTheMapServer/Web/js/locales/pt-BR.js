@@ -176,6 +176,17 @@ export default {
     'post.finish': 'Concluir',
     'post.notSaved': 'Seu marcador não foi salvo. {reason}',
 
+    'outbox.later': 'Publicar quando a conexão voltar',
+    'outbox.laterHint': 'Sem conexão, não dá para procurar o lugar. Publique mesmo assim: a publicação será enviada, com o resultado mais próximo do que você digitou, quando a conexão voltar.',
+    'outbox.waiting': 'Aguardando envio',
+    'outbox.sending': 'Enviando…',
+    'outbox.cancel': 'Cancelar',
+    'outbox.kept': 'Você está sem conexão. Sua publicação foi salva neste dispositivo e será enviada quando a conexão voltar.',
+    'outbox.keptUnreachable': 'Não foi possível conectar ao servidor agora. Sua publicação foi salva neste dispositivo e será enviada assim que possível.',
+    'outbox.sent': 'Sua publicação pendente foi enviada.',
+    'outbox.cancelled': 'Sua publicação pendente foi cancelada.',
+    'outbox.refused': 'Não foi possível enviar sua publicação pendente de {place}. {reason}',
+
     'overwrite.title': 'Substituir seu marcador?',
     'overwrite.text': 'Você já tem um marcador em “{place}”. Se publicar de novo, ele será substituído.',
     'overwrite.cancel': 'Cancelar',

@@ -166,6 +166,17 @@ export default {
     'post.finish': 'Tamamla',
     'post.notSaved': 'Raptiyeniz kaydedilmedi. {reason}',
 
+    'outbox.later': 'Çevrimiçi olunca paylaş',
+    'outbox.laterHint': 'Çevrimdışıyken konum aranamaz. Yine de paylaşın: gönderiniz, yazdığınıza en uygun konumla, yeniden çevrimiçi olduğunuzda gönderilecek.',
+    'outbox.waiting': 'Gönderilmeyi bekliyor',
+    'outbox.sending': 'Gönderiliyor…',
+    'outbox.cancel': 'İptal',
+    'outbox.kept': 'Çevrimdışısınız. Gönderiniz bu cihaza kaydedildi; yeniden çevrimiçi olduğunuzda gönderilecek.',
+    'outbox.keptUnreachable': 'Sunucuya şu anda ulaşılamıyor. Gönderiniz bu cihaza kaydedildi; mümkün olduğunda gönderilecek.',
+    'outbox.sent': 'Bekleyen gönderiniz gönderildi.',
+    'outbox.cancelled': 'Bekleyen gönderiniz iptal edildi.',
+    'outbox.refused': '{place} için bekleyen gönderiniz gönderilemedi. {reason}',
+
     'overwrite.title': 'Raptiye değiştirilsin mi?',
     'overwrite.text': '“{place}” konumunda zaten bir raptiyeniz var. Yeniden paylaşırsanız bu raptiye değiştirilir.',
     'overwrite.cancel': 'İptal',

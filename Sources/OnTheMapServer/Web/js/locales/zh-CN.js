@@ -166,6 +166,17 @@ export default {
     'post.finish': '完成',
     'post.notSaved': '你的标记未能保存。{reason}',
 
+    'outbox.later': '联网后发布',
+    'outbox.laterHint': '离线时无法查找地点。仍可发布：恢复联网后，会按与你输入内容最匹配的地点发送。',
+    'outbox.waiting': '等待发送',
+    'outbox.sending': '正在发送…',
+    'outbox.cancel': '取消',
+    'outbox.kept': '你目前处于离线状态。你的位置已保存在此设备上，恢复联网后会自动发送。',
+    'outbox.keptUnreachable': '暂时无法连接服务器。你的位置已保存在此设备上，一旦可以连接就会发送。',
+    'outbox.sent': '待发送的位置已发送。',
+    'outbox.cancelled': '已取消待发送的位置。',
+    'outbox.refused': '未能发送位于 {place} 的待发送位置。{reason}',
+
     'overwrite.title': '替换你的标记？',
     'overwrite.text': '你已经在“{place}”有一个标记。重新发布会覆盖它。',
     'overwrite.cancel': '取消',
