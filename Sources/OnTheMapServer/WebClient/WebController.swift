@@ -22,9 +22,14 @@ struct WebController: Sendable {
         var assets = try StaticAssetLoader.load(directory: webRoot, prefix: "/")
         assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
         assets["/config.json"] = try StaticAsset(bytes: Self.clientConfiguration(settings, signInProviders: signInProviders), contentType: StaticAsset.contentTypes["json"]!)
-        guard let index = assets["/index.html"] else {
+        guard let page = assets["/index.html"] else {
             throw StaticAssetLoader.LoadError(description: "the web client has no index.html in \(webRoot.path)")
         }
+        let scripts = assets.filter { $0.key.hasPrefix("/js/") && $0.key.hasSuffix(".js") }.mapValues { String(buffer: $0.body) }
+        let index = try StaticAsset(
+            bytes: Array(ModulePreloads.page(String(buffer: page.body), entry: "/js/main.js", files: scripts).utf8),
+            contentType: page.contentType)
+        assets["/index.html"] = index
         assets["/"] = index
         self.assets = assets
     }

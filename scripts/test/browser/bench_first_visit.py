@@ -6,7 +6,7 @@ Chromium's "slow 4G" (150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up), an em
 service worker yet (as on a first visit): the time from navigation to the login screen, and, for a
 logged-in student reloading on the List tab, to the loading state and to the rows (150 students,
 as the issue measured). Each run is a fresh browser. Times are the page's own marks
-(main.js: shown-<screen>, list-loading, list-rows), from the navigation's start.
+(main.js: shown-<screen>, list-rows) and Chromium's first-contentful-paint, from the navigation's start.
 """
 import os
 import platform
@@ -16,6 +16,7 @@ import time
 
 from selenium.webdriver.support.ui import WebDriverWait
 
+from bench_web_client import seed
 from harness import Server, chromium
 
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
@@ -45,7 +46,7 @@ def login_screen(base):
     try:
         driver.execute_cdp_cmd("Network.emulateNetworkConditions", SLOW_4G)
         driver.get(base + "/")
-        return mark(driver, "shown-login-screen")
+        return mark(driver, "first-contentful-paint"), mark(driver, "shown-login-screen")
     finally:
         driver.quit()
 
@@ -63,7 +64,7 @@ def list_reload(base, email):
         driver.execute_cdp_cmd("Network.emulateNetworkConditions", SLOW_4G)
         driver.get(base + "/#/list")
         driver.refresh()
-        return mark(driver, "list-loading"), mark(driver, "list-rows")
+        return mark(driver, "first-contentful-paint"), mark(driver, "list-rows")
     finally:
         driver.quit()
 
@@ -73,12 +74,13 @@ def main():
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     server = Server(binary, ["--log-level", "warning"])
     server.start(wait_for_geocoder=False)
+    server.stop()
+    seed(server.database, STUDENTS)
+    server.start(wait_for_geocoder=False)
     try:
-        for index in range(STUDENTS):
-            token = server.sign_up("Student", f"Number{index}", f"student{index}@example.com")
-            server.post_location(token, f"Town {index}", f"https://example.com/{index}", -60 + (index % 120), -170 + (index * 7) % 340)
+        server.sign_up("Phone", "Student", "phone@example.com")
         logins = [login_screen(server.base) for _ in range(runs)]
-        lists = [list_reload(server.base, f"student{index}@example.com") for index in range(runs)]
+        lists = [list_reload(server.base, "phone@example.com") for _ in range(runs)]
     finally:
         server.remove()
     row = lambda values: f"{statistics.median(values):,.0f} ms | {max(values):,.0f} ms"
@@ -91,8 +93,9 @@ def main():
     print()
     print("| what | median | worst | target |")
     print("|---|---|---|---|")
-    print(f"| navigation → the login screen | {row(logins)} | 1,500 ms |")
-    print(f"| reload on the List tab → its loading state | {row([first for first, _ in lists])} | at once |")
+    print(f"| navigation → the first paint (the app icon and a spinner) | {row([paint for paint, _ in logins])} | |")
+    print(f"| navigation → the login screen | {row([login for _, login in logins])} | 1,500 ms |")
+    print(f"| reload on the List tab → the first paint (the app icon and a spinner) | {row([paint for paint, _ in lists])} | at once |")
     print(f"| reload on the List tab → the rows | {row([rows for _, rows in lists])} | 2,500 ms |")
 
 

@@ -1,14 +1,12 @@
 // The app shell: which screen shows (from the URL hash), the data behind the map and list, and
 // the top bar's actions.
 import { errorMessage, latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
-import { AdminScreen } from './admin-screen.js';
 import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
 import { chooseLanguage, msg, onLanguageChange, setKey, setLanguage, setText } from './i18n.js';
 import { setUpLanguageSwitches } from './language-switch.js';
 import { LiveView, summary } from './live-view.js';
-import { PinMap } from './pin-map.js';
-import { PostFlow } from './post-flow.js';
+import { mapCode } from './map-code.js';
 import { renderPostList } from './post-list.js';
 import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
 import { setUpTheme } from './theme.js';
@@ -51,13 +49,32 @@ function showList() {
 }
 
 async function showPins({ keepView = true } = {}) {
-  if (!state.me || !state.pinMap || !state.loaded) return;
-  await state.pinMap.open();   // on a first visit, the basemap may still be on its way
+  if (!state.me || !state.pinMapReady || !state.loaded) return;
+  await pinMap();   // on a first visit, the map's code and basemap may still be on their way
   const { pins, mine } = withWaiting(state);
   await state.pinMap.show(pins, mine, { keepView });
 }
 
+/** The map, made once, the first time it is wanted (its code and basemap are fetched then). */
+function pinMap() {
+  state.pinMapReady ??= mapCode().then(async ({ PinMap }) => {
+    state.pinMap = new PinMap(byId('map'));
+    await state.pinMap.open();
+    return state.pinMap;
+  });
+  state.pinMapReady.catch(() => { state.pinMapReady = null; });
+  return state.pinMapReady;
+}
+
+/** The post flow, made once its code has arrived with the map's. */
+async function postFlow() {
+  const { PostFlow } = await mapCode();
+  state.postFlow ??= new PostFlow(postFinished, loggedOut);
+  return state.postFlow;
+}
+
 function showScreen(id) {
+  byId('boot-loading').hidden = true;
   for (const screen of screens) byId(screen).hidden = screen !== id;
   // When each screen first shows: how a slow first visit is measured (bench_first_visit.py).
   if (!performance.getEntriesByName(`shown-${id}`).length) performance.mark(`shown-${id}`);
@@ -139,7 +156,7 @@ async function load({ keepView = false, quiet = false } = {}) {
     byId('list-loading').hidden = true;
     await waitingPosts.refresh();
     showList();
-    await state.pinMap.open();
+    await pinMap();
     if (generation !== state.loads) return;
     performance.mark('pins-data');
     await showPins({ keepView: keepView || quiet });
@@ -182,7 +199,12 @@ async function route() {
   if (!loggedIn && hash !== '#/login' && hash !== '#/signup') { location.replace('#/login'); return; }
   if (loggedIn && (hash === '#/login' || hash === '#/signup')) { location.replace('#/map'); return; }
   switch (hash) {
-    case '#/login': showScreen('login-screen'); byId('login-email').focus(); break;
+    case '#/login':
+      showScreen('login-screen');
+      byId('login-email').focus();
+      // While the student types, the map's code arrives: the map then opens at once after login.
+      setTimeout(() => mapCode().catch(() => {}), 0);
+      break;
     case '#/signup': showScreen('signup-screen'); byId('signup-first').focus(); break;
     case '#/post': await openPostFlow(); break;
     case '#/list': showTab('list'); break;
@@ -210,23 +232,24 @@ async function showTab(tab) {
     byId(`tab-${name}`).tabIndex = name === tab ? 0 : -1;
     byId(`${name}-panel`).hidden = name !== tab;
   }
-  if (!state.pinMap) {
-    state.pinMap = new PinMap(byId('map'));
-    // The list can fill while the map's basemap is still on its way.
+  if (!state.pinMapReady) {
+    // The list can fill while the map's code and basemap are still on their way.
     const posts = load();
     byId('map-loading').hidden = false;
-    await state.pinMap.open();
+    // A map that cannot be had (offline, its code never fetched) is said by load's status line.
+    await pinMap().catch(() => {});
     byId('map-loading').hidden = true;
     await posts;
   }
   live.start();
-  if (tab === 'map') state.pinMap.resize();
+  if (tab === 'map' && state.pinMap) state.pinMap.resize();
 }
 
 /** The admin area, for admins; anyone else goes back to the map. */
 async function openAdmin(section) {
   if (!state.me.account.isAdmin) { location.replace('#/map'); return; }
   live.stop();
+  const { AdminScreen } = await import('./admin-screen.js');
   state.admin ??= new AdminScreen((failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/map')));
   showScreen('admin-screen');
   await state.admin.show(section);
@@ -236,7 +259,7 @@ async function openAdmin(section) {
 
 async function openPostFlow() {
   const previous = byId('app-screen').hidden ? null : document.activeElement;
-  const started = await state.postFlow.start(state.me.location, state.me.account.key);
+  const started = await (await postFlow()).start(state.me.location, state.me.account.key);
   if (!started) {
     location.replace('#/map');
     if (previous) previous.focus();
@@ -317,7 +340,7 @@ function relabel() {
     renderPostList(byId('post-list'), byId('list-empty'), rows, mine);
   }
   if (state.pinMap) state.pinMap.relabel();
-  state.postFlow.relabel();
+  if (state.postFlow) state.postFlow.relabel();
   if (state.admin && !byId('admin-screen').hidden) state.admin.refresh();
 }
 
@@ -327,7 +350,6 @@ async function start() {
   await setLanguage(chooseLanguage());
   setUpLanguageSwitches();
   onLanguageChange(relabel);
-  state.postFlow = new PostFlow(postFinished, loggedOut);
   setUpAuthScreens(async () => {
     try {
       state.me = await me();
@@ -336,7 +358,7 @@ async function start() {
       return;
     }
     location.hash = '#/map';
-    if (state.pinMap) await load();
+    if (state.pinMapReady) await load();
   });
   setUpResetScreen(() => decodeURIComponent(location.hash.slice('#/reset/'.length)));
   setUpTopBar();

@@ -25,6 +25,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'انتقل إلى المحتوى',
+    'app.loading': 'جارٍ التحميل…',
 
     'language.label': 'اللغة',
     'theme.dark': 'الوضع الداكن',

@@ -32,6 +32,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Zum Inhalt springen',
+    'app.loading': 'Wird geladen…',
 
     'language.label': 'Sprache',
     'theme.dark': 'Dunkelmodus',

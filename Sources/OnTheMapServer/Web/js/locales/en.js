@@ -30,6 +30,8 @@ export default {
     'app.name': 'On The Map',
     // First thing a keyboard user meets: jumps past the top bar.
     'app.skipToContent': 'Skip to content',
+    // Read by screen readers while the page starts (a spinner shows it).
+    'app.loading': 'Loading…',
 
     // The language switch on every screen (a select listing each language in its own name).
     'language.label': 'Language',

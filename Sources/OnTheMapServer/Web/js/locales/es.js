@@ -35,6 +35,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Saltar al contenido',
+    'app.loading': 'Cargando…',
 
     'language.label': 'Idioma',
     'theme.dark': 'Modo oscuro',

@@ -37,6 +37,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Aller au contenu',
+    'app.loading': 'Chargement…',
 
     'language.label': 'Langue',
     'theme.dark': 'Mode sombre',

@@ -24,6 +24,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'सीधे कॉन्टेंट पर जाएं',
+    'app.loading': 'लोड हो रहा है…',
 
     'language.label': 'भाषा',
     'theme.dark': 'डार्क मोड',

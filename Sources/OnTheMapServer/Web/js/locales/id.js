@@ -23,6 +23,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Langsung ke konten',
+    'app.loading': 'Memuat…',
 
     'language.label': 'Bahasa',
     'theme.dark': 'Mode gelap',

@@ -29,6 +29,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'メインコンテンツへスキップ',
+    'app.loading': '読み込み中…',
 
     'language.label': '言語',
     'theme.dark': 'ダークモード',

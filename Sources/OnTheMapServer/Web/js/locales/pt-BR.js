@@ -36,6 +36,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Pular para o conteúdo',
+    'app.loading': 'Carregando…',
 
     'language.label': 'Idioma',
     'theme.dark': 'Modo escuro',

@@ -33,6 +33,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'Перейти к содержанию',
+    'app.loading': 'Загрузка…',
 
     'language.label': 'Язык',
     'theme.dark': 'Тёмная тема',

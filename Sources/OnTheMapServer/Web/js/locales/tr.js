@@ -34,6 +34,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': 'İçeriğe geç',
+    'app.loading': 'Yükleniyor…',
 
     'language.label': 'Dil',
     'theme.dark': 'Karanlık mod',

@@ -31,6 +31,7 @@ export default {
   messages: {
     'app.name': 'On The Map',
     'app.skipToContent': '跳至主要内容',
+    'app.loading': '正在加载…',
 
     'language.label': '语言',
     'theme.dark': '深色模式',
