@@ -91,7 +91,7 @@ screenshots: build-debug browser-test ## refreshes the README's screenshots (doc
 	for size in phone desktop; do for screen in login map popup list post-preview; do \
 	    cp .build/screenshots/$$size-$$screen.png docs/screenshots/; done; done
 	for screen in labels-city preview-region post-privacy admin-reports admin-accounts; do cp .build/screenshots/desktop-$$screen.png docs/screenshots/; done
-	cp .build/screenshots/phone-dark-map.png .build/screenshots/phone-ar-map.png docs/screenshots/
+	cp .build/screenshots/phone-dark-map.png .build/screenshots/phone-ar-map.png .build/screenshots/phone-install-prompt.png docs/screenshots/
 
 # Benchmarks on a release build; figures go to BENCHMARKS.md with the machine and date.
 bench: deps-bench deps-test build ## benchmarks on a release build, written to BENCHMARKS.md

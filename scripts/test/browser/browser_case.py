@@ -51,6 +51,9 @@ class BrowserTest(unittest.TestCase):
     width, height, mobile, language = 1280, 800, False, "en-US"
     # The system's colour scheme the page is shown ("dark": prefers-color-scheme matches dark).
     color_scheme = "light"
+    # Whether the app may offer itself for the home screen (a notice under the tabs that makes the
+    # map shorter): only the tests about it; for the rest the browser's offer never reaches the page.
+    offer_install = False
     # A server of the class's own (an empty database, the geocoder loaded) instead of the shared
     # one, for tests whose pins must not meet other classes' pins.
     own_server = False
@@ -64,6 +67,9 @@ class BrowserTest(unittest.TestCase):
             cls.server = shared_server()
         cls.driver = chromium(cls.width, cls.height, cls.mobile, cls.language)
         cls.emulate_color_scheme(cls.color_scheme)
+        if not cls.offer_install:
+            cls.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                addEventListener('beforeinstallprompt', (event) => event.stopImmediatePropagation());"""})
         # Leaflet replaces popups and markers as the view changes: an element found a moment ago
         # may be gone, which only means "look again".
         cls.wait = WebDriverWait(cls.driver, 20, ignored_exceptions=[StaleElementReferenceException])

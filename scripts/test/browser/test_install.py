@@ -18,6 +18,7 @@ def png_size(data):
 class Installable(BrowserTest):
     """A student on a phone-sized window who wants the app on the home screen."""
     width, height, mobile = 390, 844, True
+    offer_install = True
     # Its pin must not cluster with other classes' pins on the shared server's map.
     own_server = True
 
@@ -99,3 +100,25 @@ class Installable(BrowserTest):
         else:
             # A browser that refuses the clipboard still gets the link to copy by hand.
             self.assertIn(self.link, popup.text)
+
+    def test_05_the_app_offers_itself_for_the_home_screen_and_not_now_is_remembered(self):
+        # Counts the browser's offers, so that "not shown" is checked after one came.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__offers = 0; addEventListener('beforeinstallprompt', () => { window.__offers += 1; });"""})
+        self.open_app()
+        self.driver.execute_script("localStorage.removeItem('onthemap.installDismissed')")
+        if self.driver.find_elements(By.ID, "login-email") and self.by_id("login-email").is_displayed():
+            self.log_in("sam.sharer@example.com")
+        self.wait_for_map()
+        # Chromium offers the install (beforeinstallprompt) once the app is installable.
+        notice = self.visible("install-notice")
+        self.assertIn("home screen", notice.text)
+        self.screenshot("install-prompt")
+        self.axe("map with the install notice")
+        self.by_id("install-dismiss").click()
+        self.wait.until(lambda d: not d.find_element(By.ID, "install-notice").is_displayed())
+        self.driver.refresh()
+        self.wait_for_map()
+        # The browser offers again on the new page: the notice stays away.
+        self.wait.until(lambda d: d.execute_script("return window.__offers") > 0)
+        self.assertFalse(self.by_id("install-notice").is_displayed(), "Not now is remembered")

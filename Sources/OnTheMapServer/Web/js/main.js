@@ -6,6 +6,7 @@ import { isBusy, setBusy, showMessage } from './dom.js';
 import { chooseLanguage, msg, onLanguageChange, setKey, setLanguage, setText } from './i18n.js';
 import { setUpLanguageSwitches } from './language-switch.js';
 import { LiveView, summary } from './live-view.js';
+import { setUpInstallOffer } from './install-app.js';
 import { mapCode } from './map-code.js';
 import { renderPostList } from './post-list.js';
 import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
@@ -346,6 +347,7 @@ function relabel() {
 
 async function start() {
   setUpTheme();
+  setUpInstallOffer();
   // The reader's language before anything shows (every screen is hidden until `route`).
   await setLanguage(chooseLanguage());
   setUpLanguageSwitches();

@@ -28,6 +28,9 @@ export default {
     'app.loading': 'جارٍ التحميل…',
 
     'language.label': 'اللغة',
+    'install.text': 'أضف On The Map إلى شاشتك الرئيسية: يفتح كتطبيق، حتى دون اتصال.',
+    'install.button': 'تثبيت',
+    'install.dismiss': 'ليس الآن',
     'theme.dark': 'الوضع الداكن',
 
     'login.intro': 'أضف موقعك إلى خريطة دورتك.',

@@ -35,6 +35,9 @@ export default {
     'app.loading': 'Wird geladen…',
 
     'language.label': 'Sprache',
+    'install.text': 'Leg On The Map auf deinen Startbildschirm: Es öffnet sich wie eine App, auch offline.',
+    'install.button': 'Installieren',
+    'install.dismiss': 'Nicht jetzt',
     'theme.dark': 'Dunkelmodus',
 
     'login.intro': 'Trag dich in die Karte deines Kurses ein.',

@@ -35,6 +35,10 @@ export default {
 
     // The language switch on every screen (a select listing each language in its own name).
     'language.label': 'Language',
+    // Offered under the tabs where the browser can install the app (Install, Not now).
+    'install.text': 'Put On The Map on your home screen: it opens like an app, even offline.',
+    'install.button': 'Install',
+    'install.dismiss': 'Not now',
     // The switch between light and dark colours (login cards and top bars); pressed when dark is on.
     'theme.dark': 'Dark mode',
 

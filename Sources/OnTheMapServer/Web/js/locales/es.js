@@ -38,6 +38,9 @@ export default {
     'app.loading': 'Cargando…',
 
     'language.label': 'Idioma',
+    'install.text': 'Añade On The Map a tu pantalla de inicio: se abre como una app, incluso sin conexión.',
+    'install.button': 'Instalar',
+    'install.dismiss': 'Ahora no',
     'theme.dark': 'Modo oscuro',
 
     'login.intro': 'Ponte en el mapa de tu curso.',

@@ -40,6 +40,9 @@ export default {
     'app.loading': 'Chargement…',
 
     'language.label': 'Langue',
+    'install.text': 'Ajoutez On The Map à votre écran d’accueil : il s’ouvre comme une application, même hors ligne.',
+    'install.button': 'Installer',
+    'install.dismiss': 'Plus tard',
     'theme.dark': 'Mode sombre',
 
     'login.intro': 'Placez-vous sur la carte de votre cours.',

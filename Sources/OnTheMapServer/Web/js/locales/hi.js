@@ -27,6 +27,9 @@ export default {
     'app.loading': 'लोड हो रहा है…',
 
     'language.label': 'भाषा',
+    'install.text': 'On The Map को अपनी होम स्क्रीन पर जोड़ें: यह ऐप की तरह खुलता है, ऑफ़लाइन भी।',
+    'install.button': 'इंस्टॉल करें',
+    'install.dismiss': 'अभी नहीं',
     'theme.dark': 'डार्क मोड',
 
     'login.intro': 'अपने कोर्स के मैप पर खुद को जोड़ें।',

@@ -26,6 +26,9 @@ export default {
     'app.loading': 'Memuat…',
 
     'language.label': 'Bahasa',
+    'install.text': 'Tambahkan On The Map ke layar utama: terbuka seperti aplikasi, bahkan saat offline.',
+    'install.button': 'Pasang',
+    'install.dismiss': 'Nanti saja',
     'theme.dark': 'Mode gelap',
 
     'login.intro': 'Tandai lokasi Anda di peta kursus.',

@@ -32,6 +32,9 @@ export default {
     'app.loading': '読み込み中…',
 
     'language.label': '言語',
+    'install.text': 'On The Mapをホーム画面に追加すると、オフラインでもアプリのように開けます。',
+    'install.button': 'インストール',
+    'install.dismiss': '今はしない',
     'theme.dark': 'ダークモード',
 
     'login.intro': 'コースの地図に、あなたの場所を載せましょう。',

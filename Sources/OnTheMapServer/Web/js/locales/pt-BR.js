@@ -39,6 +39,9 @@ export default {
     'app.loading': 'Carregando…',
 
     'language.label': 'Idioma',
+    'install.text': 'Adicione o On The Map à tela inicial: ele abre como um app, mesmo sem conexão.',
+    'install.button': 'Instalar',
+    'install.dismiss': 'Agora não',
     'theme.dark': 'Modo escuro',
 
     'login.intro': 'Marque presença no mapa do seu curso.',

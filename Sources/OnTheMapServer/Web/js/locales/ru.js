@@ -36,6 +36,9 @@ export default {
     'app.loading': 'Загрузка…',
 
     'language.label': 'Язык',
+    'install.text': 'Добавьте On The Map на главный экран: он откроется как приложение, даже без интернета.',
+    'install.button': 'Установить',
+    'install.dismiss': 'Не сейчас',
     'theme.dark': 'Тёмная тема',
 
     'login.intro': 'Отметьте себя на карте своего курса.',

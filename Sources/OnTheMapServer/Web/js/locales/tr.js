@@ -37,6 +37,9 @@ export default {
     'app.loading': 'Yükleniyor…',
 
     'language.label': 'Dil',
+    'install.text': 'On The Map’i ana ekranınıza ekleyin: çevrimdışıyken bile bir uygulama gibi açılır.',
+    'install.button': 'Yükle',
+    'install.dismiss': 'Şimdi değil',
     'theme.dark': 'Karanlık mod',
 
     'login.intro': 'Kursunuzun haritasında siz de yer alın.',

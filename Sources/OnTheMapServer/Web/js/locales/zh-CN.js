@@ -34,6 +34,9 @@ export default {
     'app.loading': '正在加载…',
 
     'language.label': '语言',
+    'install.text': '把 On The Map 添加到主屏幕：像应用一样打开，离线也能用。',
+    'install.button': '安装',
+    'install.dismiss': '暂不',
     'theme.dark': '深色模式',
 
     'login.intro': '在课程地图上留下你的位置。',
