@@ -17,9 +17,8 @@ import time
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bench_web_client import seed
-from harness import Server, chromium
+from harness import SLOW_4G, Server, as_first_visit, chromium
 
-SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 STUDENTS = 150
 PASSWORD = "correct horse battery"
 
@@ -28,10 +27,7 @@ def throttled_browser():
     """A phone-sized Chromium on slow 4G with nothing cached and the service worker kept out (it
     fetches outside the page's throttling, and would not run on a first visit yet)."""
     driver = chromium(390, 844, True)
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/sw.js"]})
-    driver.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
-    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    as_first_visit(driver)
     return driver
 
 

@@ -32,6 +32,20 @@ document.addEventListener('securitypolicyviolation', (event) => {
 """
 
 
+# Chromium's "slow 4G": 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up.
+SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
+
+
+def as_first_visit(driver):
+    """Nothing cached and no service worker: it fetches in a target of its own, which network
+    throttling does not reach, and would fill the caches ahead of the page (on a real first visit
+    it does not run yet). Network conditions are the caller's."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/sw.js"]})
+    driver.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

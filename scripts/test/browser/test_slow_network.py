@@ -2,8 +2,8 @@
 150 ms round trips, 1.6 Mbit/s down). The map is drawn from at most about 150 KB of basemap, before
 its detail has arrived, and the map and the list say they are loading while they wait."""
 from browser_case import BrowserTest
+from harness import SLOW_4G, as_first_visit
 
-SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 # Records whether the loading messages were ever shown, from the first moment of the page.
 WATCH_LOADING = """
 window.__shownLoading = new Set();
@@ -27,15 +27,10 @@ class SlowFirstVisit(BrowserTest):
 
     def throttle(self):
         """A first visit on slow 4G: nothing cached, no service worker, no workers."""
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        # The service worker fetches in a target of its own, which the throttling does not reach,
-        # and would fill the caches ahead of the page: it stays out, as on a first visit before it runs.
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/sw.js"]})
-        # Likewise the basemap's worker fetches outside the page's conditions: this page has no
-        # workers, and fetches the detail itself (as a browser that cannot start one does).
+        as_first_visit(self.driver)
+        # Like the service worker, the basemap's worker fetches outside the page's conditions: this
+        # page has no workers, and fetches the detail itself (as a browser that cannot start one does).
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.Worker;"})
-        self.driver.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
-        self.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", SLOW_4G)
 
     def unthrottle(self):

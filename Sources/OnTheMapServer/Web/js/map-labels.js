@@ -103,7 +103,7 @@ export class MapLabels {
     // by its point; cities are named once this has arrived, or failed to (offline, never seen).
     this.cityNames = fetchJSON(`/basemap/labels/${language}/cities.json`)
       .then((rows) => new Map(rows.map(([lon, lat, name]) => [`${lon},${lat}`, name])), () => new Map());
-    for (const [source, cities] of this.cityRows) this.nameCities(cities, stillAsked);
+    for (const cities of this.cityRows.values()) this.nameCities(cities, stillAsked);
     this.changed();
   }
 

@@ -263,13 +263,7 @@ export class PostFlow {
     showMessage(error, '');
     setBusy(button, true);
     const { mapString, latitude, longitude } = this.shared();
-    const entry = {
-      key: newKey(),
-      account: this.account,
-      objectId: (this.existing && this.existing.objectId) || null,
-      fields: { mapString, mediaURL: this.link, latitude, longitude },
-      createdAt: Date.now(),
-    };
+    const entry = this.outboxEntry({ mapString, mediaURL: this.link, latitude, longitude });
     try {
       if (navigator.onLine === false) throw new ApiError('network', 'error.network');
       const saved = await saveLocation(entry.objectId, entry.fields, { idempotencyKey: entry.key });
@@ -288,17 +282,17 @@ export class PostFlow {
     }
   }
 
+  /** This post as outbox.js keeps it: a new key, the student's account, the pin it replaces. */
+  outboxEntry(fields) {
+    const objectId = (this.existing && this.existing.objectId) || null;
+    return { key: newKey(), account: this.account, objectId, fields, createdAt: Date.now() };
+  }
+
   /** Posts what was typed, to be sent (and its place found) when the network is back. */
   async postLater() {
     const checked = this.checkedFields();
     if (!checked) return;
-    const entry = {
-      key: newKey(),
-      account: this.account,
-      objectId: (this.existing && this.existing.objectId) || null,
-      fields: { mapString: checked.place, mediaURL: checked.link.url },
-      createdAt: Date.now(),
-    };
+    const entry = this.outboxEntry({ mapString: checked.place, mediaURL: checked.link.url });
     if (!(await this.keepForLater(entry))) showMessage(byId('post-location-error'), msg('error.network'));
   }
 
