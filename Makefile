@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -22,15 +22,27 @@ build: ## builds the release binary, .build/release/onthemap
 build-debug: ## builds the debug binary and the Swift test targets
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
+test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 swift-test: ## the Swift suites on SQLite, then on a throwaway PostgreSQL cluster
 	swift test --disable-xctest --skip-build
 	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build
 
-cli-test: ## the real binary: flags, errors, user commands and the README's curl walkthrough
+cli-test: ## the real binaries: flags, errors, user commands, the README's curl walkthrough, onthemap-client
 	scripts/test/cli-test.sh .build/debug/onthemap
+
+# OnTheMapKit's generated code is committed (apps that add the package never build the generator).
+client-code: ## regenerates OnTheMapKit's code from openapi.json with the pinned swift-openapi-generator
+	scripts/openapi/generate.sh
+
+client-code-check: ## OnTheMapKit's committed generated code is what openapi.json gives today
+	scripts/openapi/generate.sh --check
+
+docs: ## OnTheMapKit's documentation (DocC: articles and reference), a static site in .build/docs
+	swift package --allow-writing-to-directory .build/docs generate-documentation --target OnTheMapKit \
+		--output-path .build/docs --transform-for-static-hosting --hosting-base-path OnTheMapKit
+	@echo "Open .build/docs/index.html through a web server, or: python3 -m http.server -d .build/docs"
 
 # The project's own throwaway PostgreSQL cluster starts, answers as the onthemap role, and stops;
 # then one that takes only TLS checks every sslmode of the database URL.
@@ -98,6 +110,7 @@ bench: deps-bench deps-test build ## benchmarks on a release build, written to B
 	swift build -c release --product geocode-bench
 	swift build -c release --product edge-reference
 	swift build -c release --product postgres-reference
+	swift build -c release --product kit-bench
 	scripts/bench/bench.sh
 
 # Rebuilds the committed gazetteer (Sources/OnTheMapGeocoder/Resources) from pinned PyPI packages.

@@ -3,9 +3,17 @@ import PackageDescription
 
 let package = Package(
     name: "onthemap",
-    platforms: [.macOS(.v14)],
+    // OnTheMapKit needs iOS 16 or macOS 13; the server's packages (Hummingbird 2) set the floor at
+    // macOS 14 and iOS 17 for the whole package.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "onthemap", targets: ["onthemap"]),
+        // What an app adds: the client, generated from openapi.json, over URLSession.
+        .library(name: "OnTheMapKit", targets: ["OnTheMapKit"]),
+        // The same client over AsyncHTTPClient, for servers and tools.
+        .library(name: "OnTheMapKitAsyncHTTPClient", targets: ["OnTheMapKitAsyncHTTPClient"]),
+        // The command-line client built on OnTheMapKit.
+        .executable(name: "onthemap-client", targets: ["onthemap-client"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -28,6 +36,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // Plain value types, validation, wire formats and the error catalogue: no I/O, no frameworks.
@@ -130,6 +142,41 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The client library: Generated/ is swift-openapi-generator's output for openapi.json
+        // (`make client-code`), the rest a small façade over it. No server code, no NIO.
+        .target(
+            name: "OnTheMapKit",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .target(
+            name: "OnTheMapKitAsyncHTTPClient",
+            dependencies: [
+                "OnTheMapKit",
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemap-client",
+            dependencies: [
+                "OnTheMapKit",
+                "OnTheMapKitAsyncHTTPClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/OnTheMapClientCLI"
+        ),
+        // The DocC getting-started article's code, word for word (cli-test checks it is, and runs it).
+        .executableTarget(name: "getting-started", dependencies: ["OnTheMapKit"], path: "Sources/GettingStarted"),
+        // Development tool: `make bench` times OnTheMapKit against a bare URLSession call.
+        .executableTarget(
+            name: "kit-bench",
+            dependencies: ["OnTheMapKit", .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")],
+            path: "Sources/KitBenchmark"),
         // Development tool: `make geocode-eval` runs the geocoder over eval/geocoder.tsv.
         .executableTarget(name: "geocode-eval", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeEvaluation"),
         // Development tool: `make bench` runs it in release for BENCHMARKS.md.
@@ -186,6 +233,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                "OnTheMapKit",
+                "OnTheMapKitAsyncHTTPClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
     ]

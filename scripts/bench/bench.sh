@@ -10,6 +10,7 @@ postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthem
 geocoder="$("$root/.build/release/geocode-bench" 3)"
 # Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
 web="$(/usr/bin/python3 "$root/scripts/test/browser/bench_web_client.py" "$root/.build/release/onthemap" 5)"
+kit="$("$root/scripts/bench/bench-kit.sh" "$root/.build/release/onthemap")"
 first_visit="$(/usr/bin/python3 "$root/scripts/test/browser/bench_first_visit.py" "$root/.build/release/onthemap" 3)"
 # Before-and-after comparisons of past changes (scripts/bench/bench-compare.sh) are kept as they are.
 kept_heading="## Before and after: changes that must not cost speed"
@@ -34,6 +35,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$web"
     echo
     echo "$first_visit"
+    echo
+    echo "$kit"
     if [ -n "$kept" ]; then echo; echo "$kept"; fi
 } >"$root/BENCHMARKS.md"
 cat "$root/BENCHMARKS.md"

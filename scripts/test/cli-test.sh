@@ -6,6 +6,7 @@ set -uo pipefail
 
 binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 readme="$(cd "$(dirname "$0")/../.." && pwd)/README.md"
+here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 source "$(dirname "$0")/test-helpers.sh"
 
@@ -181,6 +182,8 @@ else
     fail "the README walkthrough runs as written" "$(tail -20 "$work/walkthrough.out")"
 fi
 stop_last_server
+
+source "$here/client-cli-test.sh"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

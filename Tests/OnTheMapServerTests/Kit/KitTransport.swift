@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import OnTheMapKit
+import OnTheMapKitAsyncHTTPClient
+import Testing
+
+/// The two transports OnTheMapKit ships with; every kit test runs through both.
+enum KitTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession, asyncHTTPClient
+
+    var testDescription: String { rawValue }
+
+    func client(port: Int, sessionStore: any SessionStore = InMemorySessionStore(), timeout: Duration = .seconds(30)) -> OnTheMapClient {
+        let url = baseURL(port)
+        switch self {
+        case .urlSession: return OnTheMapClient(baseURL: url, sessionStore: sessionStore)
+        case .asyncHTTPClient: return OnTheMapClient(baseURL: url, httpClient: .shared, timeout: timeout, sessionStore: sessionStore)
+        }
+    }
+
+    func legacy(port: Int, family: LegacyClient.Family, sessionPaths: LegacyClient.SessionPaths = .v1) -> LegacyClient {
+        switch self {
+        case .urlSession: return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths)
+        case .asyncHTTPClient:
+            return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths, httpClient: .shared)
+        }
+    }
+
+    private func baseURL(_ port: Int) -> URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+}
+
+/// The error a call threw, or nil when it did not throw. Anything but an `OnTheMapError` is a
+/// failure of the test: the façade promises to throw nothing else.
+func kindThrown<T>(_ work: () async throws -> T) async -> OnTheMapError? {
+    do {
+        _ = try await work()
+        return nil
+    } catch let error as OnTheMapError {
+        return error
+    } catch {
+        Issue.record("threw \(type(of: error)), not an OnTheMapError: \(error)")
+        return nil
+    }
+}
+
+/// A fresh email for a sign-up.
+func freshEmail() -> String { "kit\(UUID().uuidString.prefix(8).lowercased())@example.com" }
