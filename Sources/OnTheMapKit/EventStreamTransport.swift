@@ -23,6 +23,12 @@ enum EventStreamTransport {
 /// A GET whose response body is delivered chunk by chunk (FoundationNetworking calls
 /// `didReceive data` as curl reads). Only what the event stream needs: no request body.
 struct StreamingURLSessionTransport: ClientTransport {
+    /// How long the stream may stay silent before it counts as dead: three of the server's 20 s
+    /// heartbeats. A phone that slept or changed networks hears nothing more on its old connection;
+    /// URLSession's timeout is reset by every byte, so it fires only then, and the live sequence
+    /// reconnects.
+    var silenceLimit: TimeInterval = 60
+
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { throw URLError(.badURL) }
         let path = request.path ?? "/"
@@ -32,7 +38,7 @@ struct StreamingURLSessionTransport: ClientTransport {
         guard let url = components.url else { throw URLError(.badURL) }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = 24 * 3600
+        urlRequest.timeoutInterval = silenceLimit
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.canonicalName) }
 
         let stream = ChunkStream()

@@ -4,17 +4,11 @@ import OnTheMapKit
 import Testing
 
 /// Issue 30: OnTheMapKit's façade against a real server (the engine under test), through both transports.
+extension KitSuite {
 @Suite struct KitClientTests {
-    static func live(_ configure: @escaping (inout AppConfiguration) -> Void = { _ in }, geocoder: GeocoderState = GeocoderState(.loading),
-                     _ body: @Sendable (TestServer, Int) async throws -> Void) async throws {
-        try await TestServer.run(configure: configure, geocoder: geocoder, live: true) { server in
-            try await body(server, try #require(server.client.port))
-        }
-    }
-
     @Test(arguments: KitTransport.allCases)
     func aStudentSignsUpPostsMovesAndDeletesTheirPin(transport: KitTransport) async throws {
-        try await Self.live { _, port in
+        try await KitSuite.live { _, port in
             let client = transport.client(port: port)
             let email = freshEmail()
             let session = try await client.signUp(email: email, password: "correct horse battery", firstName: "Ada", lastName: "Lovelace")
@@ -59,7 +53,7 @@ import Testing
 
     @Test(arguments: KitTransport.allCases)
     func aQueryIsSentAsParseReadsIt(transport: KitTransport) async throws {
-        try await Self.live { server, port in
+        try await KitSuite.live { server, port in
             for (first, last, latitude) in [("Ada", "Lovelace", 10.0), ("Grace", "Hopper", 20.0), ("Alan", "Turing", 30.0)] {
                 let student = try await server.signUp(first: first, last: last)
                 try await server.postLocation(as: student, mapString: "\(first)'s town", latitude: latitude, longitude: 0)
@@ -95,11 +89,11 @@ import Testing
 
     @Test(arguments: KitTransport.allCases)
     func theGeocoderAnswersAndSaysWhenItIsLoading(transport: KitTransport) async throws {
-        try await Self.live { _, port in
+        try await KitSuite.live { _, port in
             let loading = await kindThrown { try await transport.client(port: port).geocode("Lima") }
             #expect(loading?.kind == .unavailable && loading?.status == 503 && loading?.retryAfter == .seconds(1))
         }
-        try await Self.live(geocoder: TestServer.loadedGeocoder) { _, port in
+        try await KitSuite.live(geocoder: TestServer.loadedGeocoder) { _, port in
             let client = transport.client(port: port)
             let lima = try await client.geocode("close to Lima, Peru")
             let first = try #require(lima.places.first)
@@ -110,4 +104,5 @@ import Testing
             #expect(posted.latitude == first.latitude && posted.mapString == "close to Lima, Peru")
         }
     }
+}
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 @testable import OnTheMapKit
 @testable import OnTheMapServer
 @testable import OnTheMapStore
@@ -8,10 +7,11 @@ import Testing
 
 /// Issue 30: every error the server documents reaches an app as an `OnTheMapError` of its kind,
 /// with the field to blame and how long to wait where the server says.
+extension KitSuite {
 @Suite struct KitErrorTests {
     @Test(arguments: KitTransport.allCases)
     func accountErrors(transport: KitTransport) async throws {
-        try await KitClientTests.live { server, port in
+        try await KitSuite.live { server, port in
             let client = transport.client(port: port)
             let email = freshEmail()
             try await client.signUp(email: email, password: "correct horse battery", firstName: "Ada", lastName: "Lovelace")
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: KitTransport.allCases)
     func locationErrors(transport: KitTransport) async throws {
-        try await KitClientTests.live { server, port in
+        try await KitSuite.live { server, port in
             let anonymous = transport.client(port: port)
             let somewhere = NewLocation(mapString: "Lima", mediaURL: "https://example.com", latitude: -12, longitude: -77)
             let unauthenticated = await kindThrown { try await anonymous.post(somewhere) }
@@ -75,11 +75,10 @@ import Testing
 
     @Test(arguments: KitTransport.allCases)
     func aServerThatIsNotThereIsANetworkError(transport: KitTransport) async throws {
-        // A port nothing listens on: found by a server that ran and stopped.
-        let closedPort = NIOLockedValueBox(0)
-        try await KitClientTests.live { _, port in closedPort.withLockedValue { $0 = port } }
+        // A port nothing listens on (bound and let go, never listened on).
+        let closedPort = try freePort()
         // AsyncHTTPClient keeps trying to connect until the call's timeout: a short one here.
-        let client = transport.client(port: closedPort.withLockedValue { $0 }, sessionStore: InMemorySessionStore(
+        let client = transport.client(port: closedPort, sessionStore: InMemorySessionStore(
             Session(id: "a session", accountKey: "1", expiration: nil)), timeout: .seconds(2))
         let error = await kindThrown { try await client.latest() }
         #expect(error?.kind == .network && error?.status == nil && error?.message.hasPrefix("Could not reach the server") == true)
@@ -105,4 +104,5 @@ import Testing
         #expect(read(405, #"{"code":119,"error":"Method not allowed","status":405}"#).kind == .unexpectedAnswer)
         #expect(read(403, #"{"code":119,"error":"This account has been disabled by an admin of this map.","status":403}"#).kind == .forbidden)
     }
+}
 }

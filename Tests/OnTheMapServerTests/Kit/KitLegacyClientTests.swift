@@ -9,10 +9,11 @@ import Testing
 
 /// Issue 30: LegacyClient speaks the old protocol on each StudentLocation family and both Udacity
 /// session paths, so an old app can move onto the package call by call.
+extension KitSuite {
 @Suite struct KitLegacyClientTests {
     @Test(arguments: KitTransport.allCases, LegacyClient.Family.allCases)
     func theOldCallsWorkOnEveryFamily(transport: KitTransport, family: LegacyClient.Family) async throws {
-        try await KitClientTests.live { server, port in
+        try await KitSuite.live { server, port in
             let legacy = transport.legacy(port: port, family: family, sessionPaths: family == .v1 ? .v1 : .api)
             let student = try await server.signUp(first: "Katherine", last: "Johnson")
 
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func eachFamilyIsReachedOnItsOwnPaths() async throws {
-        try await KitClientTests.live { server, port in
+        try await KitSuite.live { server, port in
             let student = try await server.signUp()
             let expected: [(LegacyClient.Family, LegacyClient.SessionPaths, String, String)] = [
                 (.v1, .v1, "/v1/StudentLocation", "/v1/session"),
@@ -70,6 +71,7 @@ import Testing
             }
         }
     }
+}
 }
 
 /// URLSession's transport, noting each request's path.

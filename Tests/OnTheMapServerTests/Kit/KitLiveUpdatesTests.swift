@@ -1,14 +1,16 @@
 import Foundation
-import OnTheMapKit
+@testable import OnTheMapKit
+import OpenAPIURLSession
 @testable import OnTheMapServer
 import Testing
 
 /// Issue 30: `liveUpdates()` delivers another client's writes as they commit, and carries on
 /// across a server restart without missing or repeating a change.
+extension KitSuite {
 @Suite struct KitLiveUpdatesTests {
     @Test(.timeLimit(.minutes(2)), arguments: KitTransport.allCases)
     func anotherClientsWritesArrive(transport: KitTransport) async throws {
-        try await KitClientTests.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
+        try await KitSuite.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
             let watcher = transport.client(port: port)
             var updates = watcher.liveUpdates().makeAsyncIterator()
             guard case .ready(let opened)? = try await updates.next() else { throw TestFailure("the stream did not open with ready") }
@@ -60,7 +62,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)), arguments: KitTransport.allCases)
     func anIdTheServerCannotReplayFromSaysReload(transport: KitTransport) async throws {
-        try await KitClientTests.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
+        try await KitSuite.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
             var updates = transport.client(port: port).liveUpdates(after: "999999999999").makeAsyncIterator()
             guard case .reload(let reason)? = try await updates.next() else { throw TestFailure("no reload for an id ahead of the stream") }
             #expect(reason.contains("ahead"))
@@ -68,3 +70,38 @@ import Testing
         }
     }
 }
+}
+
+#if canImport(FoundationNetworking)
+/// On Linux the event stream's URLSession transport treats a silent connection as dead (a phone
+/// that slept hears nothing more on it): the sequence reconnects; heartbeats keep a live one open.
+extension KitSuite {
+@Suite struct KitSilentStreamTests {
+    static func client(port: Int, silenceLimit: TimeInterval) -> OnTheMapClient {
+        OnTheMapClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: URLSessionTransport(),
+                       eventStreamTransport: StreamingURLSessionTransport(silenceLimit: silenceLimit))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSilentStreamIsReconnected() async throws {
+        try await KitSuite.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
+            var updates = Self.client(port: port, silenceLimit: 1).liveUpdates().makeAsyncIterator()
+            guard case .ready? = try await updates.next() else { throw TestFailure("no ready") }
+            // Nothing is written: after a second of silence the sequence opens a new stream.
+            guard case .ready? = try await updates.next() else { throw TestFailure("no second ready after the silence") }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func heartbeatsKeepAStreamOpen() async throws {
+        try await KitSuite.live({ $0.live.heartbeat = .milliseconds(300) }) { server, port in
+            var updates = Self.client(port: port, silenceLimit: 2).liveUpdates().makeAsyncIterator()
+            guard case .ready? = try await updates.next() else { throw TestFailure("no ready") }
+            try await Task.sleep(for: .seconds(4))
+            let student = try await server.signUp()
+            let id = try await server.postLocation(as: student)
+            guard case .created(let pin)? = try await updates.next() else { throw TestFailure("the next event was not the post") }
+            #expect(pin.objectId == id)
+        }
+    }
+}
+}
+#endif

@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import Testing
 
 /// Issue 30: the pieces of OnTheMapKit that need no server.
+extension KitSuite {
 @Suite struct KitPartsTests {
     @Test func datesAreReadInTheServersFormAndOthers() throws {
         let date = try #require(WireDate.parse("2019-05-21T20:59:15.162Z"))
@@ -72,4 +73,5 @@ import Testing
         }
         #expect(answered.withLockedValue { $0 } == 1)
     }
+}
 }

@@ -2,7 +2,21 @@ import AsyncHTTPClient
 import Foundation
 import OnTheMapKit
 import OnTheMapKitAsyncHTTPClient
+@testable import OnTheMapServer
 import Testing
+
+/// OnTheMapKit's suites, one test case at a time: each runs real servers and HTTP clients, and the
+/// package's tests beside the rest of the Swift suites already fill two cores (run all at once,
+/// their servers answered other suites' live clients only after those clients' 20 s timeout).
+@Suite(.serialized) enum KitSuite {
+    /// A live server (a real socket) on a fresh database of the engine under test, and its port.
+    static func live(_ configure: @escaping (inout AppConfiguration) -> Void = { _ in }, geocoder: GeocoderState = GeocoderState(.loading),
+                     _ body: @Sendable (TestServer, Int) async throws -> Void) async throws {
+        try await TestServer.run(configure: configure, geocoder: geocoder, live: true) { server in
+            try await body(server, try #require(server.client.port))
+        }
+    }
+}
 
 /// The two transports OnTheMapKit ships with; every kit test runs through both.
 enum KitTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -49,7 +49,11 @@ final class RestartableServer: @unchecked Sendable {
 
     func start() async throws {
         let built = try await buildApplication(configuration, database: database, logger: .quiet, parts: AppParts(precompressWebClient: false))
-        let group = ServiceGroup(configuration: .init(services: [built.application], logger: .quiet))
+        var settings = ServiceGroupConfiguration(services: [built.application], logger: .quiet)
+        // A connection that outlives a graceful stop must not hold the test: after 10 s the
+        // server is cancelled, as a stop that comes to SIGKILL would be.
+        settings.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: settings)
         running = (group, Task { try await group.run() })
         // Ready when it answers.
         for _ in 0..<200 {
