@@ -10,8 +10,9 @@ root="$(cd "$here/../.." && pwd)"
 document="$root/Sources/OnTheMapServer/Web/openapi.json"
 committed="$root/Sources/OnTheMapKit/Generated"
 
-swift build --package-path "$here" --scratch-path "$root/.build-openapi" -c release --product swift-openapi-generator >&2
-generator="$root/.build-openapi/release/swift-openapi-generator"
+# A debug build: it compiles in half the time of a release one and still generates in under a second.
+swift build --package-path "$here" --scratch-path "$root/.build-openapi" --product swift-openapi-generator >&2
+generator="$root/.build-openapi/debug/swift-openapi-generator"
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -54,8 +54,6 @@ out="$("$client" list --server http://127.0.0.1:1 --session-file "$work/none.jso
 [ "$status" -eq 5 ] && grep -q "Could not reach the server" <<<"$out" && pass "a server that is not there exits 5" || fail "unreachable server (exit $status)" "$out"
 out="$("$client" list --server ftp://example.com 2>&1)"; status=$?
 [ "$status" -eq 64 ] && grep -q "http or https" <<<"$out" && pass "--server must be http or https" || fail "--server ftp (exit $status)" "$out"
-unset ONTHEMAP_SERVER
-stop_last_server
 
 # The DocC getting-started article's code is Sources/GettingStarted/main.swift, word for word, and
 # does what the article says: logs in, lists, posts, and prints another client's post as it happens.
@@ -65,9 +63,7 @@ diff -q "$work/article.swift" "$here/../../Sources/GettingStarted/main.swift" >/
     && [ "$(grep -cv '^\s*$' "$work/article.swift")" -lt 20 ] \
     && pass "the getting-started article's code is the built example, in under 20 lines" \
     || fail "the getting-started article and Sources/GettingStarted/main.swift differ, or run to 20 lines"
-start_server "$work/example.log" --database "$work/example.sqlite" || exit 1
-export ONTHEMAP_SERVER="http://127.0.0.1:$port"
-for _ in $(seq 1 600); do curl -sf -o /dev/null "$ONTHEMAP_SERVER/readyz" && break; sleep 0.1; done
+# On the same server (its geocoder is loaded), with accounts of its own.
 echo "correct horse battery" | "$client" signup --session-file "$work/example-ada.json" --email ada@example.com \
     --first-name Ada --last-name Lovelace --password-stdin >/dev/null
 echo "correct horse battery" | "$client" signup --session-file "$work/example-grace.json" --email grace@example.com \
