@@ -51,15 +51,15 @@ public struct LegacyClient: Sendable {
     public func createSession(username: String, password: String) async throws(OnTheMapError) -> Session {
         let body = Components.Schemas.Credentials(udacity: .init(username: username, password: password))
         let login = try await call { try await api.udacitySessionLogin(body: .json(body)).ok.body.json }
-        let session = Session(id: login.session.id, accountKey: login.account.key, expiration: WireDate.parse(login.session.expiration))
-        try await store(session)
+        let session = Session(login)
+        try await sessionStore.keeping(session)
         return session
     }
 
     /// `DELETE /session`.
     public func deleteSession() async throws(OnTheMapError) {
         _ = try await call { try await api.udacitySessionLogout().ok }
-        try await store(nil)
+        try await sessionStore.keeping(nil)
     }
 
     /// `GET /users/{key}`: the names an old app put on its post.
@@ -87,7 +87,7 @@ public struct LegacyClient: Sendable {
                                                      _where: parameters.where, count: parameters.count)).ok.body.json
             }
         }
-        return LocationPage(locations: try list.results.map { wire throws(OnTheMapError) in try StudentLocation(wire) }, count: list.count)
+        return try LocationPage(list)
     }
 
     /// `POST /StudentLocation` with every field an old app sent. Open-mode servers store the names
@@ -106,8 +106,7 @@ public struct LegacyClient: Sendable {
         case .v1: created = try await call { try await api.v1Create(body: .json(body)).ok.body.json }
         case .parse, .parse1: created = try await call { try await api.parseCreate(body: .json(body)).created.body.json }
         }
-        guard let createdAt = WireDate.parse(created.createdAt) else { throw .unexpected("createdAt \(created.createdAt) is not a date") }
-        return PostedLocation(objectId: created.objectId, createdAt: createdAt)
+        return try PostedLocation(created)
     }
 
     /// `PUT /StudentLocation/{objectId}`: changes the fields given.
@@ -120,8 +119,7 @@ public struct LegacyClient: Sendable {
         case .parse, .parse1:
             updated = try await call { try await api.parseUpdate(path: .init(objectId: objectId), body: .json(body)).ok.body.json }
         }
-        guard let updatedAt = WireDate.parse(updated.updatedAt) else { throw .unexpected("updatedAt \(updated.updatedAt) is not a date") }
-        return updatedAt
+        return try updated.date()
     }
 
     /// `DELETE /StudentLocation/{objectId}`.
@@ -133,12 +131,6 @@ public struct LegacyClient: Sendable {
     }
 
     private func call<Answer>(_ work: () async throws -> Answer) async throws(OnTheMapError) -> Answer {
-        do { return try await work() } catch { throw OnTheMapError(from: error) }
-    }
-
-    private func store(_ session: Session?) async throws(OnTheMapError) {
-        do { try await sessionStore.save(session) } catch {
-            throw OnTheMapError(kind: .sessionStorage, message: String(describing: error))
-        }
+        try await callingServer(work)
     }
 }

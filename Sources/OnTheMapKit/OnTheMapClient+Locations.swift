@@ -16,7 +16,7 @@ extension OnTheMapClient {
                 limit: parameters.limit, skip: parameters.skip, order: parameters.order, _where: parameters.where,
                 count: parameters.count)).ok.body.json
         }
-        return LocationPage(locations: try list.results.map { wire throws(OnTheMapError) in try StudentLocation(wire) }, count: list.count)
+        return try LocationPage(list)
     }
 
     /// One pin by its id (``OnTheMapError/Kind/notFound`` when there is none, or a moderator hid it).
@@ -29,19 +29,13 @@ extension OnTheMapClient {
     @discardableResult
     public func post(_ location: NewLocation) async throws(OnTheMapError) -> PostedLocation {
         let body = Components.Schemas.LocationCreate(value1: .init(location), value2: .init())
-        let created = try await call { try await api.v1Create(body: .json(body)).ok.body.json }
-        guard let createdAt = WireDate.parse(created.createdAt) else { throw .unexpected("createdAt \(created.createdAt) is not a date") }
-        return PostedLocation(objectId: created.objectId, createdAt: createdAt)
+        return try PostedLocation(try await call { try await api.v1Create(body: .json(body)).ok.body.json })
     }
 
     /// Replaces what a pin says (only its owner, or a moderator, may). Returns when it was changed.
     @discardableResult
     public func overwrite(_ objectId: String, with location: NewLocation) async throws(OnTheMapError) -> Date {
-        let updated = try await call {
-            try await api.v1Update(path: .init(objectId: objectId), body: .json(.init(location))).ok.body.json
-        }
-        guard let updatedAt = WireDate.parse(updated.updatedAt) else { throw .unexpected("updatedAt \(updated.updatedAt) is not a date") }
-        return updatedAt
+        try await call { try await api.v1Update(path: .init(objectId: objectId), body: .json(.init(location))).ok.body.json }.date()
     }
 
     /// Deletes a pin (only its owner, or a moderator, may).
@@ -57,31 +51,5 @@ extension OnTheMapClient {
             doubts: answer.doubts.map(\.rawValue),
             confidence: answer.confidence == .low ? .low : .high,
             places: answer.results.map(Place.init))
-    }
-}
-
-extension StudentLocation {
-    init(_ wire: Components.Schemas.StudentLocation) throws(OnTheMapError) {
-        guard let createdAt = WireDate.parse(wire.createdAt), let updatedAt = WireDate.parse(wire.updatedAt) else {
-            throw .unexpected("the dates of \(wire.objectId) are not dates: \(wire.createdAt), \(wire.updatedAt)")
-        }
-        self.init(
-            objectId: wire.objectId, uniqueKey: wire.uniqueKey, firstName: wire.firstName, lastName: wire.lastName,
-            mapString: wire.mapString, mediaURL: wire.mediaURL, latitude: wire.latitude, longitude: wire.longitude,
-            createdAt: createdAt, updatedAt: updatedAt)
-    }
-}
-
-extension Components.Schemas.LocationWrite {
-    init(_ location: NewLocation) {
-        self.init(mapString: location.mapString, mediaURL: location.mediaURL, latitude: location.latitude, longitude: location.longitude)
-    }
-}
-
-extension Place {
-    init(_ wire: Components.Schemas.GeocodeResults.ResultsPayloadPayload) {
-        self.init(
-            name: wire.name, latitude: wire.latitude, longitude: wire.longitude, countryCode: wire.countryCode,
-            accuracy: Accuracy(rawValue: wire.accuracy.rawValue) ?? .city, town: wire.town?.name)
     }
 }

@@ -72,10 +72,10 @@ public struct OnTheMapClient: Sendable {
         do {
             _ = try await call { try await api.udacitySessionLogout().ok }
         } catch {
-            try await storing(nil)
+            try await sessionStore.keeping(nil)
             throw error
         }
-        try await storing(nil)
+        try await sessionStore.keeping(nil)
     }
 
     /// The session kept, if any (it may have expired on the server since).
@@ -97,20 +97,13 @@ public struct OnTheMapClient: Sendable {
 
     // MARK: Shared
 
-    /// Runs a generated call, turning whatever it throws into an ``OnTheMapError``.
     func call<Answer>(_ work: () async throws -> Answer) async throws(OnTheMapError) -> Answer {
-        do { return try await work() } catch { throw OnTheMapError(from: error) }
+        try await callingServer(work)
     }
 
     private func keep(_ login: Components.Schemas.Login) async throws(OnTheMapError) -> Session {
-        let session = Session(id: login.session.id, accountKey: login.account.key, expiration: WireDate.parse(login.session.expiration))
-        try await storing(session)
+        let session = Session(login)
+        try await sessionStore.keeping(session)
         return session
-    }
-
-    private func storing(_ session: Session?) async throws(OnTheMapError) {
-        do { try await sessionStore.save(session) } catch {
-            throw OnTheMapError(kind: .sessionStorage, message: String(describing: error))
-        }
     }
 }
