@@ -40,8 +40,9 @@ cli-test: ## the real binaries: flags, errors, user commands, the README's curl 
 client-code: ## regenerates OnTheMapKit's code from openapi.json with the pinned swift-openapi-generator
 	scripts/openapi/generate.sh
 
-client-code-check: ## OnTheMapKit's committed generated code is what openapi.json gives today
+client-code-check: ## OnTheMapKit's committed generated code is what openapi.json gives today; every target fits its iOS 16 / macOS 13 floor
 	scripts/openapi/generate.sh --check
+	scripts/test/platform-floor-check.py
 
 docs: ## OnTheMapKit's documentation (DocC: articles and reference), a static site in .build/docs
 	swift package --allow-writing-to-directory .build/docs generate-documentation --target OnTheMapKit \

@@ -1,6 +1,12 @@
 import Crypto
 import Foundation
+#if canImport(HummingbirdBcrypt)
 import HummingbirdBcrypt
+#else
+// Package.swift takes hummingbird-auth's bcrypt on Linux only: it asks for macOS 14 and iOS 17,
+// above the floor of OnTheMapKit, which shares this package.
+#error("The On The Map server runs on Linux (Debian, or the Dockerfile); on Apple platforms this package builds OnTheMapKit, the client.")
+#endif
 import NIOCore
 import NIOPosix
 
