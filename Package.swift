@@ -178,7 +178,10 @@ let package = Package(
         // Development tool: `make bench` times OnTheMapKit against a bare URLSession call.
         .executableTarget(
             name: "kit-bench",
-            dependencies: ["OnTheMapKit", .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")],
+            dependencies: [
+                "OnTheMapKit", .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Sources/KitBenchmark"),
         // Development tool: `make geocode-eval` runs the geocoder over eval/geocoder.tsv.
         .executableTarget(name: "geocode-eval", dependencies: ["OnTheMapGeocoder"], path: "Sources/GeocodeEvaluation"),
