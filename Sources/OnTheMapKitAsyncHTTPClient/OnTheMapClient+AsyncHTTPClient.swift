@@ -7,10 +7,11 @@ import OpenAPIAsyncHTTPClient
 extension OnTheMapClient {
     /// A client over AsyncHTTPClient, for servers and tools built on SwiftNIO. Calls time out after
     /// `timeout`; the live feed has no overall timeout (it reconnects on its own when a connection
-    /// dies). AsyncHTTPClient keeps trying to connect until the timeout, so a server that is down is
-    /// reported as ``OnTheMapError/Kind/network`` only then.
+    /// dies). The default `httpClient` reports a server it cannot connect to at once, as
+    /// ``OnTheMapError/Kind/network`` (after the one retry every call gets); a client of your own
+    /// with AsyncHTTPClient's defaults keeps trying to connect until `timeout`.
     public init(
-        baseURL: URL, httpClient: HTTPClient = .shared, timeout: Duration = .seconds(30),
+        baseURL: URL, httpClient: HTTPClient = .onTheMapDefault, timeout: Duration = .seconds(30),
         sessionStore: any SessionStore = InMemorySessionStore()
     ) {
         self.init(
@@ -24,13 +25,27 @@ extension OnTheMapClient {
 extension LegacyClient {
     /// A legacy client over AsyncHTTPClient.
     public init(
-        baseURL: URL, family: Family, sessionPaths: SessionPaths = .v1, httpClient: HTTPClient = .shared, timeout: Duration = .seconds(30),
+        baseURL: URL, family: Family, sessionPaths: SessionPaths = .v1, httpClient: HTTPClient = .onTheMapDefault,
+        timeout: Duration = .seconds(30),
         sessionStore: any SessionStore = InMemorySessionStore()
     ) {
         self.init(
             baseURL: baseURL, family: family, sessionPaths: sessionPaths,
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .init(timeout))), sessionStore: sessionStore)
     }
+}
+
+extension HTTPClient {
+    /// The clients' default: AsyncHTTPClient's shared configuration (redirects, decompression),
+    /// except that a connection refused is reported at once rather than tried again until the
+    /// call's timeout, so that "the server is down" reaches an app in a moment, not 30 seconds.
+    /// It lives as long as the process, like `HTTPClient.shared`.
+    public static let onTheMapDefault: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 }
 
 extension TimeAmount {

@@ -28,7 +28,7 @@ enum KitTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let url = baseURL(port)
         switch self {
         case .urlSession: return OnTheMapClient(baseURL: url, sessionStore: sessionStore)
-        case .asyncHTTPClient: return OnTheMapClient(baseURL: url, httpClient: .shared, timeout: timeout, sessionStore: sessionStore)
+        case .asyncHTTPClient: return OnTheMapClient(baseURL: url, timeout: timeout, sessionStore: sessionStore)
         }
     }
 
@@ -36,7 +36,7 @@ enum KitTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .urlSession: return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths)
         case .asyncHTTPClient:
-            return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths, httpClient: .shared)
+            return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths, httpClient: .onTheMapDefault)
         }
     }
 
