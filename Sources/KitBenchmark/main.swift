@@ -8,7 +8,7 @@
 //   kit-bench BASE_URL [calls per round] [rounds] [bare|generated|facade|canned]
 // With bare, generated or facade it runs that call alone, for a profiler, and prints its figures.
 // With canned it prints the CPU per call of the package's own work, without the network: every
-// call answered in-process with one list fetched beforehand, against JSONDecoder alone on it.
+// call answered in-process with one list fetched beforehand, against JSONDecoder alone on a copy.
 import Foundation
 import OnTheMapKit
 import OpenAPIURLSession
