@@ -25,12 +25,14 @@ build-debug: ## builds the debug binary and the Swift test targets
 test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
-# On PostgreSQL, OnTheMapKit's suites (live servers and HTTP clients, one case at a time) run after
-# the others rather than beside them: with both on two cores, other suites' live clients met their
-# 20 s read timeout now and then.
-swift-test: ## the Swift suites on SQLite, then on a throwaway PostgreSQL cluster
+# On PostgreSQL only the suites that use a database run (the geocoder's and the model's ran on
+# SQLite and touch none), in three groups one after the other rather than all at once: with every
+# suite's live servers, PostgreSQL and the test clients on two cores, live clients met their fixed
+# 20 s read timeout now and then. OnTheMapKit's suites (one case at a time) come last.
+swift-test: ## the Swift suites on SQLite, then those that use a database on a throwaway PostgreSQL cluster
 	swift test --disable-xctest --skip-build
-	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build --skip KitSuite
+	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build --filter 'OnTheMapServerTests\.[A-L]' --skip KitSuite
+	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build --filter 'OnTheMapServerTests\.[M-Z]' --filter OnTheMapStoreTests
 	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build --filter KitSuite
 
 cli-test: ## the real binaries: flags, errors, user commands, the README's curl walkthrough, onthemap-client
