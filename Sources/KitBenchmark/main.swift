@@ -99,16 +99,14 @@ let datesDecoder: JSONDecoder = {
     decoder.dateDecodingStrategy = .custom { try format.parse($0.singleValueContainer().decode(String.self)) }
     return decoder
 }()
-func bareWithDates() async throws -> Int {
+/// The list as a bare URLSession call fetches it.
+func fetchList() async throws -> Data {
     let (data, response) = try await session.data(for: URLRequest(url: listURL))
     guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-    return try datesDecoder.decode(BarePageWithDates.self, from: data).results.count
+    return data
 }
-func bare() async throws -> Int {
-    let (data, response) = try await session.data(for: URLRequest(url: listURL))
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-    return try decoder.decode(BarePage.self, from: data).results.count
-}
+func bareWithDates() async throws -> Int { try datesDecoder.decode(BarePageWithDates.self, from: try await fetchList()).results.count }
+func bare() async throws -> Int { try decoder.decode(BarePage.self, from: try await fetchList()).results.count }
 let client = OnTheMapClient(baseURL: base)
 func facade() async throws -> Int { try await client.latest(limit: 100).count }
 let plain = Client(serverURL: base, transport: URLSessionTransport())
@@ -126,7 +124,7 @@ struct CannedTransport: ClientTransport {
 }
 
 if arguments.count > 4, arguments[4] == "canned" {
-    let (data, _) = try await session.data(for: URLRequest(url: listURL))
+    let data = try await fetchList()
     let canned = CannedTransport(body: data)
     let cannedPlain = Client(serverURL: base, transport: canned)
     let cannedClient = OnTheMapClient(baseURL: base, transport: canned)
