@@ -107,6 +107,43 @@ import Testing
         }
     }
 
+    /// A folder's files share one route: a file not in it is 404 to every method, in the native
+    /// shape an unknown path gets, and a file in it is 405 to any method but GET and HEAD.
+    @Test(arguments: [
+        (HTTPRequest.Method.get, "/js/no-such-module.js", HTTPResponse.Status.notFound),
+        (.head, "/basemap/detail/99-99.json", .notFound),
+        (.post, "/basemap/detail/99-99.json", .notFound),
+        (.delete, "/vendor/leaflet/images/none.png", .notFound),
+        (.get, "/js/main.js/extra", .notFound),
+        (.get, "/basemap/detail/13-2.json", .ok),
+        (.put, "/basemap/detail/13-2.json", .methodNotAllowed),
+        (.post, "/vendor/leaflet/images/layers.png", .methodNotAllowed),
+    ])
+    func aFolderAnswersForItsFilesAlone(method: HTTPRequest.Method, path: String, status: HTTPResponse.Status) async throws {
+        try await TestServer.run { server in
+            let response = try await server.send(method, path, body: method == .get || method == .head ? nil : "x")
+            #expect(response.status == status, "\(method) \(path)")
+            if status == .notFound, method != .head {
+                #expect(try response.object()["error"] as? String == "No such endpoint.")
+            }
+            if status == .methodNotAllowed {
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+        }
+    }
+
+    /// One route per folder, not per file: a route per file put ~2,700 routes (with their 405s) in
+    /// Hummingbird's trie at every start, whose nodes look for a child one by one (227 map tiles in
+    /// one folder). In a debug build that was a second of CPU per server on the concurrency pool,
+    /// which held up every other test's live server while the suites started.
+    @Test func theClientsFilesTakeARoutePerFolder() throws {
+        let web = try WebController(settings: WebClientSettings())
+        let folders = Set(web.assets.keys.map { $0.prefix(through: $0.lastIndex(of: "/")!) }).subtracting(["/"])
+        let rootFiles = web.assets.keys.filter { $0.lastIndex(of: "/") == $0.startIndex }
+        #expect(web.routePatterns.count == folders.count + rootFiles.count)
+        #expect(web.routePatterns.count < web.assets.count / 4)
+    }
+
     @Test func clientConfigurationNamesNoTilesByDefault() async throws {
         try await TestServer.run { server in
             let response = try await server.send(.get, "/config.json")

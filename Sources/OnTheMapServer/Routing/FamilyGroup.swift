@@ -31,8 +31,9 @@ struct FamilyGroup {
     }
 
     /// Registers `routes` on `path` and answers every other common method with 405 and an `Allow`
-    /// header, so a wrong method never looks like a missing resource.
-    func resource(_ path: String, _ routes: [Route]) {
+    /// header, so a wrong method never looks like a missing resource. A `path` with a parameter that
+    /// names only some resources says which with `exists`: to the others every method is 404.
+    func resource(_ path: String, _ routes: [Route], exists: (@Sendable (Request, AppRequestContext) -> Bool)? = nil) {
         let fullPath = path.hasPrefix("/") ? basePath + path : basePath + "/" + path
         assert(PathFamily.claiming(fullPath) == family, "\(fullPath) is not a path of the \(family) family")
         for route in routes {
@@ -51,7 +52,10 @@ struct FamilyGroup {
         let others: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
             + (registered.contains(.get) ? [] : [.head])
         for method in others where !registered.contains(method) {
-            open.on(RouterPath(path), method: method) { _, _ -> Response in throw APIError.methodNotAllowed(allowed: allowed) }
+            open.on(RouterPath(path), method: method) { request, context -> Response in
+                if let exists, !exists(request, context) { throw HTTPError(.notFound) }
+                throw APIError.methodNotAllowed(allowed: allowed)
+            }
         }
     }
 }
