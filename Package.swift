@@ -208,7 +208,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "OnTheMapModelTests", dependencies: ["OnTheMapModel"]),
-        .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder"]),
+        .testTarget(name: "OnTheMapGeocoderTests", dependencies: ["OnTheMapGeocoder", "OnTheMapTestSupport"]),
         .testTarget(
             name: "OnTheMapStoreTests",
             dependencies: [

@@ -126,43 +126,13 @@ extension TestServer {
     /// The bundled gazetteer, loaded on first use and once per test process: only the suites that
     /// pass it pay for loading it. Others get a geocoder that stays "loading".
     static var loadedGeocoder: GeocoderState {
-        get async { await BundledGazetteer.shared.state() }
-    }
-}
-
-/// Loads the gazetteer on a thread of its own. Loading takes seconds of CPU; done in a `static let`
-/// on the cooperative pool it held every waiting test's thread (the two of a two-core machine), and
-/// the live servers of other tests stopped answering until it was done.
-private final class BundledGazetteer: @unchecked Sendable {
-    static let shared = BundledGazetteer()
-    private let lock = NSLock()
-    private var loaded: GeocoderState?
-    private var waiting: [CheckedContinuation<GeocoderState, Never>] = []
-    private var started = false
-
-    func state() async -> GeocoderState {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if let loaded {
-                lock.unlock()
-                return continuation.resume(returning: loaded)
-            }
-            waiting.append(continuation)
-            let start = !started
-            started = true
-            lock.unlock()
-            if start { Thread.detachNewThread { self.load() } }
-        }
+        get async { try! await bundledGazetteer.value }
     }
 
-    private func load() {
-        let state = GeocoderState(.ready(Geocoder(gazetteer: try! Gazetteer.load())))
-        lock.lock()
-        loaded = state
-        let continuations = waiting
-        waiting = []
-        lock.unlock()
-        for continuation in continuations { continuation.resume(returning: state) }
+    /// Loads on a thread of its own (seconds of CPU, which on the concurrency pool held up the live
+    /// servers of every other test); the `static let` itself only starts the task.
+    private static let bundledGazetteer = Task {
+        try await onItsOwnThread { GeocoderState(.ready(Geocoder(gazetteer: try Gazetteer.load()))) }
     }
 }
 
