@@ -26,10 +26,11 @@ test: deps-test build-debug postgres-check swift-test client-code-check geocode-
 
 # Every Swift suite twice: on SQLite, then on a throwaway PostgreSQL cluster (a schema per test).
 # On PostgreSQL only the suites that use a database run (the geocoder's and the model's ran on
-# SQLite and touch none), in three groups one after the other rather than all at once: with every
-# suite's live servers, PostgreSQL and the test clients on two cores, live clients met their fixed
-# 20 s read timeout now and then. The second group is whatever the first and third leave, so that
-# no new suite is left out. OnTheMapKit's suites (one case at a time) come last.
+# SQLite and touch none), in three groups one after the other, so that two cores hold less at once:
+# the suites' live servers share the process's concurrency pool (two threads on two cores), and
+# anything that holds a thread of it for seconds makes every live server answer late. The second
+# group is whatever the first and third leave, so that no new suite is left out. OnTheMapKit's
+# suites (one case at a time) come last.
 swift-test: ## the Swift suites on SQLite, then those that use a database on a throwaway PostgreSQL cluster
 	swift test --disable-xctest --skip-build
 	scripts/test/postgres-test.sh with swift test --disable-xctest --skip-build --filter 'OnTheMapServerTests\.[A-L]' --skip KitSuite
