@@ -51,28 +51,28 @@ struct WebController: Sendable {
     /// also take other families' unknown paths.
     var routePatterns: [String] {
         Set(assets.keys.map { path in
-            let folder = path[...path.lastIndex(of: "/")!]
-            return folder == "/" ? path : folder + Self.fileParameter
+            let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? ""
+            let folder = path.dropLast(name.count)
+            return folder == "/" ? path : folder + ":" + Self.fileParameter
         }).sorted()
     }
 
-    private static let fileParameter = ":file"
+    /// The parameter that names a file in its folder's route.
+    private static let fileParameter = "file"
 
     func addRoutes(to routes: FamilyGroup) {
         for pattern in routePatterns {
-            let asset = { @Sendable (context: AppRequestContext) in self.asset(at: pattern, context) }
+            // A folder's route looks its file up under the folder's path; a root file's is the pattern.
+            let folder = pattern.hasSuffix("/:" + Self.fileParameter) ? String(pattern.dropLast(Self.fileParameter.count + 1)) : nil
+            let asset = { @Sendable (context: AppRequestContext) -> StaticAsset? in
+                guard let folder else { return assets[pattern] }
+                return context.parameters.get(Self.fileParameter).flatMap { assets[folder + $0] }
+            }
             routes.resource(pattern, [.get { request, context in
                 guard let asset = asset(context) else { throw HTTPError(.notFound) }
                 return await Self.response(for: asset, request: request)
             }], exists: { _, context in asset(context) != nil })
         }
-    }
-
-    /// The file a request on `pattern` names: the pattern itself, or its folder and the `:file` parameter.
-    private func asset(at pattern: String, _ context: AppRequestContext) -> StaticAsset? {
-        guard pattern.hasSuffix(Self.fileParameter) else { return assets[pattern] }
-        guard let file = context.parameters.get("file") else { return nil }
-        return assets[pattern.dropLast(Self.fileParameter.count) + file]
     }
 
     /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.

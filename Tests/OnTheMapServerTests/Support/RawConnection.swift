@@ -4,10 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import OnTheMapTestSupport
 
 /// A plain TCP connection to the live test server, for what an HTTP client library hides: sending
 /// a request and hanging up before the answer, or reading several answers off one connection.
-/// Its blocking reads run on a Dispatch thread, never on the concurrency pool that the server in
+/// Its blocking reads run on a thread of their own, never on the concurrency pool that the server in
 /// the same process needs (two tests blocked there at once would starve it).
 final class RawConnection: @unchecked Sendable {
     private let socketDescriptor: Int32
@@ -55,18 +56,12 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads one answer with a `Content-Length` body; returns its status line and body.
     func readResponse() async throws -> (statusLine: String, body: String) {
-        try await Self.offloaded { try self.blockingReadResponse() }
+        try await onItsOwnThread { try self.blockingReadResponse() }
     }
 
     /// Everything the server sends until it closes the connection.
     func readUntilClosed() async throws -> [UInt8] {
-        try await Self.offloaded { try self.blockingReadUntilClosed() }
-    }
-
-    private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        try await onItsOwnThread { try self.blockingReadUntilClosed() }
     }
 
     private func blockingReadResponse() throws -> (statusLine: String, body: String) {
