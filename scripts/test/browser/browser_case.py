@@ -126,6 +126,12 @@ class BrowserTest(unittest.TestCase):
     def open_app(self):
         self.driver.get(self.server.base + "/")
 
+    def shown_screen(self):
+        """The screen the app settles on, "login-screen" or "app-screen". Both start hidden: right after
+        a load the app is still asking whether the session lives, and neither answer is known yet."""
+        return self.wait.until(lambda d: next((screen for screen in ("app-screen", "login-screen")
+                                               if d.find_element(By.ID, screen).is_displayed()), None))
+
     def log_in(self, email, password=PASSWORD):
         self.visible("login-email")
         self.type_into("login-email", email)

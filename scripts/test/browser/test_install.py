@@ -68,7 +68,7 @@ class Installable(BrowserTest):
 
     def open_own_popup(self):
         self.open_app()
-        if self.driver.find_elements(By.ID, "login-email") and self.by_id("login-email").is_displayed():
+        if self.shown_screen() == "login-screen":
             self.log_in("sam.sharer@example.com")
         self.wait_for_map()
         popup = self.open_pin("Sam Sharer")
@@ -107,7 +107,7 @@ class Installable(BrowserTest):
             window.__offers = 0; addEventListener('beforeinstallprompt', () => { window.__offers += 1; });"""})
         self.open_app()
         self.driver.execute_script("localStorage.removeItem('onthemap.installDismissed')")
-        if self.driver.find_elements(By.ID, "login-email") and self.by_id("login-email").is_displayed():
+        if self.shown_screen() == "login-screen":
             self.log_in("sam.sharer@example.com")
         self.wait_for_map()
         # Chromium offers the install (beforeinstallprompt) once the app is installable.

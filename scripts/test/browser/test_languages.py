@@ -125,7 +125,7 @@ class EveryLanguage(BrowserTest):
     def test_3_arabic_is_mirrored_and_its_map_is_not(self):
         self.open_app()
         self.choose("ar")
-        if not self.driver.find_elements(By.CSS_SELECTOR, "#app-screen:not([hidden])"):
+        if self.shown_screen() == "login-screen":
             self.log_in(self.email)
         self.wait_for_map()
         title = self.driver.find_element(By.CSS_SELECTOR, "#app-screen .topbar-title").rect
@@ -147,7 +147,7 @@ class EveryLanguage(BrowserTest):
         self.driver.execute_script("localStorage.removeItem('onthemap.language')")
         self.driver.refresh()
         self.wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "en")
-        if not self.driver.find_elements(By.CSS_SELECTOR, "#app-screen:not([hidden])"):
+        if self.shown_screen() == "login-screen":
             self.log_in(self.email)
         self.wait_for_map()
         Select(self.by_id("app-language")).select_by_value("de")
@@ -170,7 +170,7 @@ class EveryLanguage(BrowserTest):
     def test_5_errors_and_times_come_in_the_chosen_language(self):
         self.open_app()
         self.choose("es")
-        if self.driver.find_elements(By.CSS_SELECTOR, "#app-screen:not([hidden])"):
+        if self.shown_screen() == "app-screen":
             self.by_id("logout-button").click()
         self.visible("login-email")
         self.type_into("login-email", self.email)

@@ -109,7 +109,10 @@ class OfflinePosting(BrowserTest):
 
     def preview(self, place, link):
         self.by_id("post-button").click()
-        if self.driver.find_elements(By.CSS_SELECTOR, "#overwrite-dialog[open]"):
+        # The flow's code may still be loading: wait for the question or the form, whichever comes.
+        asked = self.wait.until(lambda d: "question" if d.find_elements(By.CSS_SELECTOR, "#overwrite-dialog[open]")
+                                else "form" if d.find_element(By.ID, "post-form").is_displayed() else None)
+        if asked == "question":
             self.visible("overwrite-confirm").click()
         self.visible("post-form")
         self.type_into("post-location", place)
