@@ -102,7 +102,12 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources")]
+            resources: [.copy("Resources")],
+            // Optimized in debug builds too: unoptimized, loading the gazetteer takes 20 to 26 s instead of
+            // 1.5 (generic stdlib code left unspecialized), and every debug server the tests start
+            // (browser, cluster, CLI) and every `make run` waits for it. Not in OnTheMapKit's closure, so
+            // an app adding the package by URL never meets the unsafe flag.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // HTTP: buildApplication, controllers per path family, middleware, the web client's files.
         .target(
