@@ -45,7 +45,7 @@ cli-test: ## the real binaries: flags, errors, user commands, the README's curl 
 client-code: ## regenerates OnTheMapKit's code from openapi.json with the pinned swift-openapi-generator
 	scripts/openapi/generate.sh
 
-client-code-check: ## OnTheMapKit's committed generated code is what openapi.json gives today; every target fits its iOS 16 / macOS 13 floor
+client-code-check: ## OnTheMapKit's committed generated code is what openapi.json gives today; every target fits its iOS 16 / macOS 13 floor; no library reaches a target with unsafe flags
 	scripts/openapi/generate.sh --check
 	scripts/test/platform-floor-check.py
 

@@ -9,6 +9,10 @@ here, on Linux, from the manifests themselves (`swift package dump-package`): ou
 every package one of our targets takes a product from. A dependency made conditional on other
 platforms (`.when(platforms: [.linux])`) is not checked for Apple platforms, as SwiftPM does.
 
+A second rule an app meets when it adds the package by version: SwiftPM refuses "the target 'X'
+in product 'Y' contains unsafe build flags" for any target in the closure of a library product it
+takes. Only targets no library reaches (the geocoder, optimized in debug builds too) may carry them.
+
     scripts/test/platform-floor-check.py   (from the repository, after `swift build` resolved)
 """
 import json
@@ -42,10 +46,39 @@ def checkout(identity):
     sys.exit(f"platform-floor-check: no checkout of {identity} in .build/checkouts (run swift build first)")
 
 
+def unsafe_flags_in_libraries(root):
+    """Every library product whose closure (its targets and theirs, within this package) holds a
+    target with unsafe build flags."""
+    targets = {target["name"]: target for target in root["targets"]}
+
+    def closure(name, seen):
+        if name in seen or name not in targets:
+            return seen
+        seen.add(name)
+        for dependency in targets[name].get("dependencies", []):
+            for kind in ("byName", "target"):
+                if kind in dependency:
+                    closure(dependency[kind][0], seen)
+        return seen
+
+    failures = []
+    for product in root["products"]:
+        if "library" not in product["type"]:
+            continue
+        reached = set()
+        for name in product["targets"]:
+            closure(name, reached)
+        for name in sorted(reached):
+            if any("unsafeFlags" in setting["kind"] for setting in targets[name].get("settings") or []):
+                failures.append(f"the target '{name}' in the library '{product['name']}' has unsafe build flags: "
+                                "an app adding the package by version could not build")
+    return failures
+
+
 def main():
     root = manifest(".")
     ours = floors(root)
-    failures = []
+    failures = unsafe_flags_in_libraries(root)
     for platform, floor in KIT_FLOOR.items():
         declared = ours.get(platform)
         if declared is None or declared > floor:
@@ -75,7 +108,7 @@ def main():
         sys.exit(1)
     shown = {platform: ".".join(map(str, ours[platform])) for platform in KIT_FLOOR}
     print(f"platform floor: every target fits macOS {shown['macos']} and iOS {shown['ios']} "
-          f"({checked} packages' manifests checked)")
+          f"({checked} packages' manifests checked); no library reaches a target with unsafe flags")
 
 
 if __name__ == "__main__":
