@@ -38,10 +38,11 @@ export class LiveView {
    * @param {(text: string|Message) => void} hooks.setStatus  writes the status line, the page's one polite live region
    * @param {() => boolean} hooks.statusIsTaken  true while the status line says something else (loading, an error)
    * @param {() => void} hooks.reload  loads the list again, quietly
+   * @param {() => void} hooks.reached  the stream is up (again): the server can be reached now
    */
-  constructor(state, { setStatus, statusIsTaken, reload }) {
+  constructor(state, { setStatus, statusIsTaken, reload, reached }) {
     this.state = state;
-    this.hooks = { setStatus, statusIsTaken, reload };
+    this.hooks = { setStatus, statusIsTaken, reload, reached };
     this.updates = null;
   }
 
@@ -103,7 +104,9 @@ export class LiveView {
     if (liveState === 'reconnecting' && state.liveState === 'live') state.syncedAt = new Date();
     state.liveState = liveState;
     if (state.pinMap && !state.offline && !this.hooks.statusIsTaken()) this.hooks.setStatus(summary(state));
+    if (liveState !== 'live') return;
     // Back after showing the offline copy: load the current posts.
-    if (liveState === 'live' && state.offline) this.hooks.reload();
+    if (state.offline) this.hooks.reload();
+    this.hooks.reached();
   }
 }

@@ -24,6 +24,8 @@ const live = new LiveView(state, {
   setStatus: (text) => setStatus(text),
   statusIsTaken: () => byId('status').classList.contains('error') || isBusy(byId('refresh-button')),
   reload: () => load({ keepView: true, quiet: true }),
+  // A post kept while the server was out of reach goes as soon as the stream says it is back.
+  reached: () => waitingPosts.send(),
 });
 
 const waitingPosts = new WaitingPosts(state, {
