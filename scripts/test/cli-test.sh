@@ -99,7 +99,7 @@ expect_failure "user remove needs --email or --key" "exactly one of --email or -
 # A live server on the users database: the CLI's account logs in.
 start_server "$work/users.log" --database "$work/users.sqlite" || exit 1
 ready=""
-# A debug build loads the gazetteer in about 10 s (a release build in under one); allow a minute.
+# The geocoder is optimized in debug builds too: it loads in about 2 s; allow a minute on a busy machine.
 for _ in $(seq 1 600); do
     ready="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")"
     [ "$ready" = "200" ] && break
