@@ -69,8 +69,11 @@ class Server:
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", str(self.port), "--database", self.database, *self.extra_args],
             stdout=log, stderr=subprocess.STDOUT)
+        self.wait_until_answering("/readyz" if wait_for_geocoder else "/healthz")
+
+    def wait_until_answering(self, path):
+        """Until `path` answers 200: /healthz once the server listens, /readyz once the geocoder is loaded."""
         deadline = time.time() + 90
-        path = "/readyz" if wait_for_geocoder else "/healthz"
         while time.time() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log()}")
@@ -81,7 +84,7 @@ class Server:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"server not ready after 90 s: {self.log()}")
+        raise RuntimeError(f"{path} did not answer 200 within 90 s: {self.log()}")
 
     def stop(self):
         if self.process and self.process.poll() is None:

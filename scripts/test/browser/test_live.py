@@ -88,6 +88,8 @@ class LiveMap(BrowserTest):
         self.server.post_location(token, "Hobart, Australia", "https://example.com/h", -42.88, 147.33)
         self.wait_in(self.watcher, lambda d: "Hobart, Australia" in self.watcher_rows(), timeout=60)
         self.wait_in(self.watcher, lambda d: "live" in self.watcher_status())
+        # The classes after this one find places on the shared server.
+        self.server.wait_until_answering("/readyz")
 
     def wait_in(self, driver, condition, timeout=30):
         from selenium.webdriver.support.ui import WebDriverWait
