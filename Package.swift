@@ -105,8 +105,8 @@ let package = Package(
             resources: [.copy("Resources")],
             // Optimized in debug builds too: unoptimized, loading the gazetteer takes 20 to 26 s instead of
             // 1.5 (generic stdlib code left unspecialized), and every debug server the tests start
-            // (browser, cluster, CLI) and every `make run` waits for it. Not in OnTheMapKit's closure, so
-            // an app adding the package by URL never meets the unsafe flag.
+            // (browser, cluster, CLI) waits for it. No library product reaches this target, so an app
+            // adding the package by version never meets the unsafe flag (platform-floor-check.py holds that).
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // HTTP: buildApplication, controllers per path family, middleware, the web client's files.

@@ -51,15 +51,15 @@ def unsafe_flags_in_libraries(root):
     target with unsafe build flags."""
     targets = {target["name"]: target for target in root["targets"]}
 
-    def closure(name, seen):
+    def add_closure(name, seen):
+        """Adds `name` and the targets of this package it depends on, directly or not, to `seen`."""
         if name in seen or name not in targets:
-            return seen
+            return
         seen.add(name)
         for dependency in targets[name].get("dependencies", []):
             for kind in ("byName", "target"):
                 if kind in dependency:
-                    closure(dependency[kind][0], seen)
-        return seen
+                    add_closure(dependency[kind][0], seen)
 
     failures = []
     for product in root["products"]:
@@ -67,7 +67,7 @@ def unsafe_flags_in_libraries(root):
             continue
         reached = set()
         for name in product["targets"]:
-            closure(name, reached)
+            add_closure(name, reached)
         for name in sorted(reached):
             if any("unsafeFlags" in setting["kind"] for setting in targets[name].get("settings") or []):
                 failures.append(f"the target '{name}' in the library '{product['name']}' has unsafe build flags: "
