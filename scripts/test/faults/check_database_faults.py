@@ -73,6 +73,7 @@ class Record:
         self.answers = []  # (kind, status, headers, body, seconds, at)
         self.acknowledged = {}  # token -> last acknowledged mapString
         self.every_acknowledged = set()  # every acknowledged mapString
+        self.acknowledged_at = {}  # mapString -> seconds since START when it was acknowledged
         self.attempted = {}  # token -> mapStrings sent after the last acknowledged one
 
     def add(self, kind, status, headers, body, seconds):
@@ -95,6 +96,7 @@ def writer(token, record, stop):
             with record.lock:
                 record.acknowledged[token] = place
                 record.every_acknowledged.add(place)
+                record.acknowledged_at[place] = round(time.monotonic() - START, 2)
                 record.attempted[token] = []
         time.sleep(0.02)
 
@@ -118,6 +120,9 @@ class StreamFollower(threading.Thread):
         self.last_id = None
         self.reconnects = []  # (seconds since START, reason)
         self.refusals = []  # (seconds since START, status)
+        # What each stream began and ended with, for a failure's detail: (seconds since START,
+        # what, id): `sent` the id the stream was opened with, `reload`, `ready`, `ended` its last id.
+        self.history = []
         self.stopping = threading.Event()
         self.opened = threading.Event()  # set once the first stream is open: writes after it are seen
 
@@ -132,6 +137,7 @@ class StreamFollower(threading.Thread):
         connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=30)
         try:
             headers = {"Last-Event-ID": self.last_id} if self.last_id else {}
+            self.history.append((round(time.monotonic() - START, 2), "sent", self.last_id))
             connection.request("GET", "/v1/StudentLocation/events", headers=headers)
             response = connection.getresponse()
             if response.status != 200:
@@ -144,6 +150,7 @@ class StreamFollower(threading.Thread):
             while not self.stopping.is_set():
                 line = response.readline()
                 if not line:
+                    self.history.append((round(time.monotonic() - START, 2), "ended", self.last_id))
                     time.sleep(0.2)  # as an EventSource waits its `retry` before reconnecting
                     return
                 line = line.decode("utf-8").rstrip("\n")
@@ -153,6 +160,8 @@ class StreamFollower(threading.Thread):
                     continue
                 if "id" in event:
                     self.last_id = event["id"]
+                if event.get("event") in ("ready", "reload"):
+                    self.history.append((round(time.monotonic() - START, 2), event["event"], event.get("id")))
                 if event.get("event") in ("created", "updated"):
                     self.places.add(json.loads(event["data"]).get("mapString"))
                 elif event.get("event") == "reconnect":
@@ -261,7 +270,8 @@ def main():
               follower.refusals and all(status == 503 for _, status in follower.refusals), follower.refusals[:5])
         missing = record.every_acknowledged - follower.places
         check(f"the resumed stream has every one of the {len(record.every_acknowledged)} acknowledged writes",
-              not missing, sorted(missing)[:5])
+              not missing, f"{sorted(missing)[:5]} acknowledged at {[record.acknowledged_at[p] for p in sorted(missing)[:5]]} s; "
+              f"phases at {PHASES}; the stream's openings {follower.history}")
     if ENGINE == "sqlite-readonly":
         status, *_rest = call("POST", "/v1/StudentLocation", {"mapString": "after the repair", "mediaURL": "https://example.com",
                                                              "latitude": 1.5, "longitude": 2.5}, tokens[0])
