@@ -9,7 +9,7 @@ import SQLKit
 
 /// Every write as one transaction on the writers' pool: inside BEGIN … COMMIT, or, for a unit of
 /// one statement that records its own events (`LocationWriteSQL`), that statement alone, prepared
-/// once it repeats (`PreparedStatements`). PostgreSQL commits durably before it
+/// once it repeats (`PreparedStatements`), and answered once its commit is confirmed. PostgreSQL commits durably before it
 /// answers (`synchronous_commit` as the server sets it, `on` by default) and does its own group
 /// commit, so unlike SQLite there is no batching here, and nothing in a write transaction makes
 /// one wait for another's commit (see `TransactionOrderedIDs` and `CommitAnnouncer`). A write that
@@ -109,11 +109,12 @@ final class PostgresWriter: StoreWriter, Sendable {
     }
 
     /// A unit of one statement that records its own events, run on its own: the statement is its
-    /// own transaction, one round trip instead of four.
+    /// own transaction, two round trips instead of four (the second confirms the commit).
     private func alone<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> (result: Result, changes: [LocationChange.Kind]) {
         try await timed(inTransactionBlock: false) { connection in
             let rows = NIOLockedValueBox<[any SQLRow]>([])
             try await connection.run(unit.statements[0], in: self.database, prepared: true, logger: self.logger) { row in rows.withLockedValue { $0.append(row) } }
+            try await connection.confirmLoneStatementCommitted(logger: self.logger)
             return try unit.interpret([rows.withLockedValue { $0 }])
         }
     }
@@ -178,6 +179,36 @@ final class PostgresWriter: StoreWriter, Sendable {
         }
         for waiter in waiters { waiter.resume() }
     }
+}
+
+extension PostgresConnection {
+    /// Returns once the statement just run on this connection outside a transaction block has
+    /// committed, or throws `StoreError.unavailable`. PostgreSQL commits such a statement at the
+    /// protocol's Sync, after it has sent the statement's rows and CommandComplete, and PostgresNIO
+    /// ends the rows at CommandComplete: a commit that fails afterwards (the backend terminated by
+    /// a shutdown or a crash, the connection lost) would otherwise go unnoticed, and the write be
+    /// acknowledged and lost. PostgresNIO sends the next query only once the previous one's
+    /// ReadyForQuery has come, and fails it if an error or a closed connection came instead, so an
+    /// empty query answered means the commit is done. It costs a round trip, not a statement.
+    fileprivate func confirmLoneStatementCommitted(logger: Logger) async throws {
+        // Asked on the connection's event loop: a query written to a channel already closed never
+        // reaches PostgresNIO's handler, which fails queries on a closing connection, and would
+        // wait for good.
+        let answered: EventLoopFuture<Void> = eventLoop.flatSubmit {
+            guard !self.isClosed else { return self.eventLoop.makeFailedFuture(ConnectionClosedBeforeCommit()) }
+            return self.query(PostgresQuery(unsafeSQL: ""), logger: logger).map { _ in }
+        }
+        do {
+            try await answered.get()
+        } catch {
+            throw StoreError.unavailable(reason: "PostgreSQL did not confirm the write's commit (\(String(describing: error)))")
+        }
+    }
+}
+
+/// The connection a lone statement ran on was closed before PostgreSQL said it had committed.
+private struct ConnectionClosedBeforeCommit: Error, CustomStringConvertible {
+    var description: String { "the connection closed before PostgreSQL confirmed the commit" }
 }
 
 /// Serializes statements in PostgreSQL's dialect for the writer; statements are run by `perform`.

@@ -83,6 +83,16 @@ public struct TestDatabase: Sendable {
         }
     }
 
+    /// Runs `sql` (one statement) in this database's schema on a connection of its own (PostgreSQL),
+    /// for a test that changes the schema under the store: a trigger that makes a commit fail.
+    public func executeInSchema(_ sql: String) async throws {
+        guard let schema = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "schema" })?.value else { return }
+        try await withConnection { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: .quiet)
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: .quiet)
+        }
+    }
+
     /// A direct connection to the test cluster (not to the schema), closed after `body`.
     private func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let address = try PostgresAddress(location)
