@@ -4,8 +4,9 @@ import SQLKit
 /// PostgreSQL: a pin written and its event recorded in one statement. On its own a location write
 /// is four round trips on the writer's connection (BEGIN, the write, the event, COMMIT), and each
 /// costs the server and the database more than the write itself; as one statement (a
-/// data-modifying `WITH`) it is atomic without a transaction block, so it is one round trip and
-/// PostgreSQL still commits it durably and groups its commit with others'. SQLite keeps the usual
+/// data-modifying `WITH`) it is atomic without a transaction block, so it is one round trip (and
+/// one more that confirms the commit, see `PostgresWriter`) and PostgreSQL still commits it
+/// durably and groups its commit with others'. SQLite keeps the usual
 /// road: its writer batches many writes into one transaction anyway.
 ///
 /// The event's JSON must be exactly what `LocationEventLog` would record. Everything in it is
