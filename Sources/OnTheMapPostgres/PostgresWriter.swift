@@ -201,7 +201,9 @@ extension PostgresConnection {
         do {
             try await answered.get()
         } catch {
-            throw StoreError.unavailable(reason: "PostgreSQL did not confirm the write's commit (\(String(describing: error)))")
+            // PSQLError's own description hides everything: its code and the server's message say why.
+            let why = (error as? PSQLError).map { "\($0.code)" + ($0.serverInfo?[.message].map { ": \($0)" } ?? "") } ?? "\(error)"
+            throw StoreError.unavailable(reason: "PostgreSQL did not confirm the write's commit (\(why))")
         }
     }
 }
