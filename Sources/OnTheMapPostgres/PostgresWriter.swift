@@ -9,10 +9,11 @@ import SQLKit
 
 /// Every write as one transaction on the writers' pool: inside BEGIN … COMMIT, or, for a unit of
 /// one statement that records its own events (`LocationWriteSQL`), that statement alone, prepared
-/// once it repeats (`PreparedStatements`), and answered once its commit is confirmed. PostgreSQL commits durably before it
-/// answers (`synchronous_commit` as the server sets it, `on` by default) and does its own group
-/// commit, so unlike SQLite there is no batching here, and nothing in a write transaction makes
-/// one wait for another's commit (see `TransactionOrderedIDs` and `CommitAnnouncer`). A write that
+/// once it repeats (`PreparedStatements`) and answered once its commit is confirmed. PostgreSQL
+/// commits durably before it answers (`synchronous_commit` as the server sets it, `on` by
+/// default) and does its own group commit, so unlike SQLite there is no batching here, and nothing
+/// in a write transaction makes one wait for another's commit (see `TransactionOrderedIDs` and
+/// `CommitAnnouncer`). A write that
 /// changes locations is announced to every other instance on the database's change channel once
 /// it has committed, before it is answered.
 final class PostgresWriter: StoreWriter, Sendable {
