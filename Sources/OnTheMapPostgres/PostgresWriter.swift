@@ -202,8 +202,8 @@ extension PostgresConnection {
         do {
             try await answered.get()
         } catch {
-            // PSQLError's own description hides everything: its code and the server's message say why.
-            let why = (error as? PSQLError).map { "\($0.code)" + ($0.serverInfo?[.message].map { ": \($0)" } ?? "") } ?? "\(error)"
+            // PSQLError's own description hides everything; its reflection says why.
+            let why = PostgresAvailability.unavailability(of: error) ?? String(reflecting: error)
             throw StoreError.unavailable(reason: "PostgreSQL did not confirm the write's commit (\(why))")
         }
     }

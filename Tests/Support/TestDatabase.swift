@@ -86,7 +86,7 @@ public struct TestDatabase: Sendable {
     /// Runs `sql` (one statement) in this database's schema on a connection of its own (PostgreSQL),
     /// for a test that changes the schema under the store: a trigger that makes a commit fail.
     public func executeInSchema(_ sql: String) async throws {
-        guard let schema = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "schema" })?.value else { return }
+        guard let schema = try PostgresAddress(location).schema else { throw NotASchemaOfItsOwn(location: location) }
         try await withConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: .quiet)
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: .quiet)
@@ -110,6 +110,11 @@ public struct TestDatabase: Sendable {
             throw error
         }
     }
+}
+
+/// `executeInSchema` was asked of a database that is not a PostgreSQL schema of its own.
+struct NotASchemaOfItsOwn: Error {
+    let location: String
 }
 
 extension Logger {
