@@ -92,9 +92,16 @@ public struct LocationQuery: Sendable, Equatable {
     /// cannot contain a bare `+` outside strings, so a document that fails as sent is tried once
     /// more with `+` read as a space.
     static func parseWhere(_ value: String) throws(APIError) -> LocationFilter {
-        guard let json = JSONValue.parse(Array(value.utf8))
-                ?? JSONValue.parse(Array(value.replacingPlus().utf8)) else {
-            throw .invalidQuery("where must be URL-encoded JSON, like {\"uniqueKey\":\"1234\"}.", parameter: "where")
+        let json: JSONValue
+        do {
+            json = try JSONReader.read(value.utf8)
+        } catch .tooDeep(let limit) {
+            throw .invalidQuery("where nests arrays and objects more than \(limit) levels deep.", parameter: "where")
+        } catch {
+            guard let spaced = JSONValue.parse(value.replacingPlus().utf8) else {
+                throw .invalidQuery("where must be URL-encoded JSON, like {\"uniqueKey\":\"1234\"}.", parameter: "where")
+            }
+            json = spaced
         }
         var parser = WhereParser()
         return try parser.parse(json)

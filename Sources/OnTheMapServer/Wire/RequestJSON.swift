@@ -23,11 +23,17 @@ enum RequestJSON {
         }
     }
 
-    /// The body parsed as JSON; `invalidJSON` when empty or malformed.
+    /// The body parsed as JSON (`JSONReader`: linear in its size, nesting bounded); `invalidJSON`
+    /// when empty, malformed or nested too deep.
     static func value(of request: Request) async throws(APIError) -> JSONValue {
         let buffer = try await bytes(of: request)
         guard buffer.readableBytes > 0 else { throw .invalidJSON("The request body is empty; send a JSON object.") }
-        guard let value = JSONValue.parse(buffer.readableBytesView) else { throw .invalidJSON() }
-        return value
+        do {
+            return try JSONReader.read(buffer.readableBytesView)
+        } catch .tooDeep(let limit) {
+            throw .invalidJSON("The request body nests arrays and objects more than \(limit) levels deep.")
+        } catch {
+            throw .invalidJSON()
+        }
     }
 }
