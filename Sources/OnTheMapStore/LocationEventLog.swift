@@ -55,7 +55,10 @@ public enum LocationEventLog {
                 INSERT INTO location_events (\(idColumn)kind, object_id, payload, at)
                 VALUES (\(idValue)\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
                 """)
-            guard kind == .reload else { return [insert] }
+            // A pin's earlier events go: the newest says all a replaying stream needs, and an older
+            // one may hold what the student or a moderator took down since (a hidden or deleted
+            // pin, an exact address now shown as the town only).
+            guard kind == .reload else { return [LocationEventLog.forgetting(objectId: objectId), insert] }
             return [
                 SQLQueryString("DELETE FROM location_events"),
                 insert,
@@ -63,6 +66,21 @@ public enum LocationEventLog {
             ]
         }
     }
+}
+
+extension LocationEventLog {
+    /// Deletes every event of `objectId` recorded so far, before its newest is recorded.
+    static func forgetting(objectId: String) -> any SQLExpression {
+        SQLQueryString("DELETE FROM location_events WHERE object_id = \(bind: objectId) AND kind <> 'reload'")
+    }
+
+    /// The condition on an event row that no later event of the same pin exists: a replay reads
+    /// only those, so that it gives each pin's state as it is now even where a write's own
+    /// forgetting missed an event (on PostgreSQL, one committed while that write's statement waited
+    /// for the pin's row, which its snapshot predates).
+    static let isNewestOfItsPin = SQLRaw("""
+        NOT EXISTS (SELECT 1 FROM location_events later WHERE later.object_id = location_events.object_id AND later.id > location_events.id)
+        """)
 }
 
 extension LocationChange.Kind {
@@ -143,7 +161,7 @@ extension SQLStore: LocationEventStore {
         // answer, and that one says whether anything is held back.
         let rows = try await reader.raw("""
             SELECT id, kind, object_id, payload, at, \(isFinal) AS final FROM location_events
-            WHERE id > \(bind: id) ORDER BY id LIMIT \(bind: limit)
+            WHERE id > \(bind: id) AND \(LocationEventLog.isNewestOfItsPin) ORDER BY id LIMIT \(bind: limit)
             """).all()
         var events: [LocationEvent] = []
         for row in rows {
@@ -176,7 +194,8 @@ extension SQLStore: LocationEventStore {
     }
 
     /// Raises the pruning mark first, then deletes only up to it, in one transaction: events that
-    /// commit in between are above the mark and stay.
+    /// commit in between are above the mark and stay. Also deletes any event a later one of its pin
+    /// has superseded that the later write's own forgetting missed (see `isNewestOfItsPin`).
     public func deleteLocationEvents(before cutoff: Int64) async throws -> Int {
         try await writer.perform(WriteUnit([
             SQLQueryString("""
@@ -188,7 +207,8 @@ extension SQLStore: LocationEventStore {
             SQLQueryString("""
                 DELETE FROM location_events WHERE at < \(bind: cutoff) AND id <= (SELECT pruned_through FROM location_event_log) RETURNING id
                 """),
-        ]) { rows in (rows[1].count, []) })
+            SQLQueryString("DELETE FROM location_events WHERE kind <> 'reload' AND NOT \(LocationEventLog.isNewestOfItsPin) RETURNING id"),
+        ]) { rows in (rows[1].count + rows[2].count, []) })
     }
 }
 

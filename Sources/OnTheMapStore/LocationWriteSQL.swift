@@ -35,7 +35,9 @@ enum LocationWriteSQL {
     }
 
     /// `write` as a data-modifying `WITH` that also inserts, for each row it returns that meets
-    /// `condition`, the event `kind` with `payload` (both read from that row); returns `write`'s rows.
+    /// `condition`, the event `kind` with `payload` (both read from that row), and deletes that
+    /// pin's earlier events (`LocationEventLog.forgetting`); returns `write`'s rows. Every part of
+    /// the statement sees the snapshot it started with, so the new event is not among those deleted.
     private static func recording(
         _ write: any SQLExpression, kind: any SQLExpression, payload: any SQLExpression, where condition: any SQLExpression, at now: Int64
     ) -> any SQLExpression {
@@ -45,6 +47,9 @@ enum LocationWriteSQL {
                 INSERT INTO location_events (id, kind, object_id, payload, at)
                 SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id, \(payload), \(bind: now)
                 FROM written WHERE \(condition)
+            ),
+            forgotten AS (
+                DELETE FROM location_events WHERE kind <> 'reload' AND object_id IN (SELECT object_id FROM written WHERE \(condition))
             )
             SELECT * FROM written
             """)

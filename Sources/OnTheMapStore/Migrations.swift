@@ -291,6 +291,14 @@ enum Schema {
                 """,
             ]
         },
+        // A pin's write deletes its earlier events (LocationEventLog.forgetting), found by this
+        // index; the events kept from before are reduced to each pin's newest, so that nothing
+        // hidden, deleted or made less exact is left to replay. Expand only: instances of the
+        // previous version still write events as before, which replays skip once superseded.
+        Migration(version: 12, name: "location events: a pin's newest only") { _ in [
+            "CREATE INDEX location_events_by_object ON location_events (object_id, id)",
+            "DELETE FROM location_events WHERE kind <> 'reload' AND NOT \(LocationEventLog.isNewestOfItsPin.sql)",
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -73,15 +73,16 @@ import Testing
             #expect(missed[3].id == missed[2].id)
             // The same through the query, as a new EventSource opened after sleep would ask.
             let viaQuery = try await EventStreamClient(port: port, path: "/v1/StudentLocation/events?lastEventId=\(ready.id!)")
-            #expect(try await viaQuery.events(through: "ready").map(\.name) == ["created", "created", "created", "deleted", "ready"])
+            // `a` was created, then deleted: its newest event alone is replayed (issue 40).
+            #expect(try await viaQuery.events(through: "ready").map(\.name) == ["created", "created", "deleted", "ready"])
         }
     }
 
     /// Issue 28, item 8: a reload says why, and an id ahead of the stream is not "too old".
     @Test func eachReloadSaysWhy() async throws {
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
-            let student = try await server.signUp()
-            for place in ["A", "B", "C", "D"] { try await server.postLocation(as: student, mapString: place) }
+            // Four students: a pin's own changes replace each other in the log (issue 40).
+            for place in ["A", "B", "C", "D"] { try await server.postLocation(as: try await server.signUp(), mapString: place) }
             try await server.store.waitUntilEventsAreFinal()
             func reason(after id: String) async throws -> String? {
                 let stream = try await EventStreamClient(port: port, headers: [("Last-Event-ID", id)])
@@ -101,8 +102,8 @@ import Testing
 
     @Test func aClientTooFarBehindIsToldToReload() async throws {
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
-            let student = try await server.signUp()
-            for place in ["A", "B", "C", "D"] { try await server.postLocation(as: student, mapString: place) }
+            // Four students: a pin's own changes replace each other in the log (issue 40).
+            for place in ["A", "B", "C", "D"] { try await server.postLocation(as: try await server.signUp(), mapString: place) }
             try await server.store.waitUntilEventsAreFinal()
             let tooMany = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "0")])
             #expect(try await tooMany.events(through: "ready").map(\.name) == ["reload", "ready"])

@@ -9,24 +9,60 @@ import Testing
 /// Issue 11: every location change is recorded, by the transaction that makes it, with an id in
 /// commit order, so that the live map can stream them and a client can ask for what it missed.
 @Suite struct LocationEventLogTests {
+    /// Issue 40: each change replaces the pin's earlier events, so the log holds each pin's newest.
     @Test func everyKindOfChangeIsRecordedWithTheLocationAsTheListShowsIt() async throws {
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
             let ada = try await store.newAccount("Ada")
+            func logged() async throws -> [LocationEvent] {
+                try await store.waitUntilEventsAreFinal()
+                return try await store.locationEvents(after: 0, limit: 100)
+            }
             let created = try await store.pin(ada, at: "London")
+            let first = try await logged()
+            #expect(first.map(\.kind) == [.created] && first.map(\.payload) == [LocationJSON.object(created)])
             let overwritten = try await store.pin(ada, at: "Paris")
+            let second = try await logged()
+            #expect(second.map(\.kind) == [.updated] && second.map(\.payload) == [LocationJSON.object(overwritten)])
+            #expect(second[0].objectId == created.objectId && second[0].id > first[0].id)
             #expect(try await store.updateLocation(objectId: "nonexistent", with: LocationFields(mapString: "X"), now: 1) == nil)
             #expect(try await store.deleteAccount(key: ada.key))
-            try await store.waitUntilEventsAreFinal()
-            let events = try await store.locationEvents(after: 0, limit: 100)
-            #expect(events.map(\.kind) == [.created, .updated, .deleted])
-            #expect(events.map(\.objectId) == [created.objectId, created.objectId, created.objectId])
-            #expect(events.map(\.payload) == [LocationJSON.object(created), LocationJSON.object(overwritten), nil])
-            #expect(events.map(\.id) == events.map(\.id).sorted() && Set(events.map(\.id)).count == 3)
-            #expect(try await store.locationEvents(after: events[0].id, limit: 1).map(\.id) == [events[1].id])
-            #expect(try await store.locationEventRange() == events[0].id...events[2].id)
+            let third = try await logged()
+            #expect(third.map(\.kind) == [.deleted] && third.map(\.payload) == [nil] && third[0].objectId == created.objectId)
+            #expect(third[0].id > second[0].id)
+            #expect(try await store.locationEvents(after: first[0].id, limit: 1).map(\.id) == [third[0].id])
+            #expect(try await store.locationEventRange() == third[0].id...third[0].id)
             try await database.close()
+        }
+    }
+
+    /// Issue 40: a database from before keeps every pin's old events; migrating it leaves each
+    /// pin's newest (and the reloads), so nothing taken down before the upgrade stays in the log.
+    @Test func migratingKeepsEachPinsNewestEventOnly() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let before = try await temporary.open()
+            let ada = try await before.store.newAccount("Ada")
+            let pin = try await before.store.pin(ada, at: "Exact street address")
+            try await before.store.waitUntilEventsAreFinal()
+            let start = try #require(try await before.store.locationEventRange()).upperBound
+            // As the previous version left the log: the pin's events one after another.
+            let at = WallClock.system.nowMillis()
+            for (kind, payload) in [("updated", "{\"mapString\":\"Another exact address\"}"), ("deleted", nil)] as [(String, String?)] {
+                try await before.store.writer.run(SQLQueryString("""
+                    INSERT INTO location_events (id, kind, object_id, payload, at)
+                    VALUES ((SELECT MAX(id) + 1 FROM location_events), \(bind: kind), \(bind: pin.objectId), \(bind: payload), \(bind: at))
+                    """))
+            }
+            try await before.store.writer.run(SQLQueryString("DROP INDEX location_events_by_object"))
+            try await before.store.writer.run(SQLQueryString("DELETE FROM schema_migrations WHERE version = 12"))
+            try await before.close()
+            let after = try await temporary.open()
+            let kept = try await after.store.writer.run(SQLQueryString("SELECT kind, payload FROM location_events WHERE object_id = \(bind: pin.objectId)"))
+            #expect(try kept.map { try $0.decode(column: "kind", as: String.self) } == ["deleted"])
+            #expect(try await after.store.locationEvents(after: 0, limit: 10).map(\.kind) == [.deleted])
+            #expect(try #require(try await after.store.locationEventRange()).upperBound > start)
+            try await after.close()
         }
     }
 
@@ -35,9 +71,9 @@ import Testing
             let database = try await temporary.open()
             let store = database.store
             #expect(try await store.locationEventRange() == nil)
-            let owner = try await store.newAccount("Old")
+            let (owner, other) = (try await store.newAccount("Old"), try await store.newAccount("Other"))
             try await store.pin(owner, at: "One")
-            try await store.pin(owner, at: "Two")
+            try await store.pin(other, at: "Two")
             try await store.waitUntilEventsAreFinal()
             let (first, last) = try #require(try await store.locationEventRange()).bounds
             #expect(try await store.locationEventsPrunedThrough() < first)
@@ -92,9 +128,12 @@ import Testing
             try await instances[0].store.waitUntilEventsAreFinal()
             writing.withLockedValue { $0 = false }
             let seen = try await tail.value
+            // Each pin's newest event is kept (issue 40): the tail saw every one of them, and every
+            // event it saw came in increasing order (those replaced since need not be in the log).
             let logged = try await instances[1].store.locationEvents(after: start, limit: 1000).map(\.id)
-            #expect(logged.count == 3 * accounts.count)
-            #expect(seen == logged)
+            #expect(logged.count == accounts.count)
+            #expect(Set(logged).isSubset(of: Set(seen)))
+            #expect(seen == seen.sorted() && Set(seen).count == seen.count)
             for instance in instances { try await instance.close() }
         }
     }

@@ -8,7 +8,8 @@ within DEADLINE seconds (all but a few within TYPICAL), never with a 500: a fail
 family's JSON shape, `/readyz` says not ready with the reason while the database is away, the
 server recovers by itself within RECOVERY seconds, and every acknowledged write is in the database.
 On PostgreSQL a live stream is told to `reconnect` when the database goes away, is refused with 503
-while it is away, and once resumed has seen every acknowledged write.
+while it is away, and once resumed shows each student's pin as last written (a resumed stream
+replays each pin's newest event only, so a write replaced meanwhile need not appear).
 Each check prints `ok` or `FAIL`; the exit status is the number of failures.
 
     python3 check_database_faults.py BASE postgres|sqlite FAULT_COMMAND...
@@ -116,7 +117,7 @@ class StreamFollower(threading.Thread):
 
     def __init__(self):
         super().__init__(daemon=True)
-        self.places = set()
+        self.latest = {}  # a student's token prefix -> the mapString the stream last showed for their pin
         self.last_id = None
         self.reconnects = []  # (seconds since START, reason)
         self.refusals = []  # (seconds since START, status)
@@ -163,7 +164,8 @@ class StreamFollower(threading.Thread):
                 if event.get("event") in ("ready", "reload"):
                     self.history.append((round(time.monotonic() - START, 2), event["event"], event.get("id")))
                 if event.get("event") in ("created", "updated"):
-                    self.places.add(json.loads(event["data"]).get("mapString"))
+                    place = json.loads(event["data"]).get("mapString")
+                    self.latest[place.split(" ")[0]] = place
                 elif event.get("event") == "reconnect":
                     self.reconnects.append((round(time.monotonic() - START, 2), json.loads(event["data"]).get("reason")))
                 event = {}
@@ -259,8 +261,14 @@ def main():
         fault("repair")
         wait_until_ready()
     if ENGINE == "postgres":
+        def behind():
+            """Students whose pin the stream shows otherwise than as last acknowledged (or a later
+            attempt, which may have committed unacknowledged)."""
+            with record.lock:
+                return sorted((record.acknowledged[token], follower.latest.get(token[:6])) for token in record.acknowledged
+                              if follower.latest.get(token[:6]) not in [record.acknowledged[token]] + record.attempted.get(token, []))
         deadline = time.monotonic() + 10
-        while not record.every_acknowledged <= follower.places and time.monotonic() < deadline:
+        while behind() and time.monotonic() < deadline:
             time.sleep(0.1)
         follower.stopping.set()
         crash_at = dict(PHASES)["crash"]
@@ -268,9 +276,9 @@ def main():
         check("a live stream is told to reconnect within 2 s of the database going away", told, f"{follower.reconnects}; phases {PHASES}")
         check(f"reopening it is refused while the database is away (503 with Retry-After), {len(follower.refusals)} times",
               follower.refusals and all(status == 503 for _, status in follower.refusals), follower.refusals[:5])
-        missing = record.every_acknowledged - follower.places
-        check(f"the resumed stream has every one of the {len(record.every_acknowledged)} acknowledged writes",
-              not missing, f"{sorted(missing)[:5]} acknowledged at {[record.acknowledged_at[p] for p in sorted(missing)[:5]]} s; "
+        missing = behind()
+        check(f"the resumed stream shows every student's last acknowledged write ({len(record.every_acknowledged)} acknowledged)",
+              not missing, f"(acknowledged, shown) {missing[:5]} acknowledged at {[record.acknowledged_at[p] for p, _ in missing[:5]]} s; "
               f"phases at {PHASES}; the stream's openings {follower.history}")
     if ENGINE == "sqlite-readonly":
         status, *_rest = call("POST", "/v1/StudentLocation", {"mapString": "after the repair", "mediaURL": "https://example.com",
