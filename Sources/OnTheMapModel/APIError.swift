@@ -108,6 +108,15 @@ extension APIError {
     public static let payloadTooLarge = APIError(
         status: 413, code: ParseErrorCode.objectTooLarge, message: "The request body is larger than 64 KiB.")
 
+    /// A caller, or a client address, holds as many idempotency keys as it may (a day's worth).
+    public static let tooManyIdempotencyKeys: APIError = {
+        var error = APIError(
+            status: 429, code: ParseErrorCode.requestLimitExceeded,
+            message: "Too many writes with an Idempotency-Key from this account or address today; try again later.")
+        error.retryAfterSeconds = 60
+        return error
+    }()
+
     /// Too many attempts; try again after `retryAfter` seconds.
     public static func tooManyRequests(retryAfter: Int, message: String = "Too many requests; try again later.") -> APIError {
         var error = APIError(status: 429, code: ParseErrorCode.requestLimitExceeded, message: message)

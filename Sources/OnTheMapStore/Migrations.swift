@@ -299,6 +299,17 @@ enum Schema {
             "CREATE INDEX location_events_by_object ON location_events (object_id, id)",
             "DELETE FROM location_events WHERE kind <> 'reload' AND NOT \(LocationEventLog.isNewestOfItsPin.sql)",
         ]},
+        // Idempotency keys bounded per caller and per address: the claimant is kept (MACs under the
+        // server's secret, never the credential or the address), so that a claim can count what
+        // its claimant holds. The secret itself is never here: only a digest that tells instances
+        // holding another one. Expand only: the previous version inserts keys without a claimant.
+        Migration(version: 13, name: "idempotency keys by claimant, the server secret's digest") { d in [
+            "ALTER TABLE idempotency_keys ADD COLUMN caller \(d.text)",
+            "ALTER TABLE idempotency_keys ADD COLUMN address \(d.text)",
+            "CREATE INDEX idempotency_keys_by_caller ON idempotency_keys (caller)",
+            "CREATE INDEX idempotency_keys_by_address ON idempotency_keys (address)",
+            "CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), digest \(d.text) NOT NULL, recorded_at BIGINT NOT NULL)",
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -144,14 +144,48 @@ public enum RateAdmission: Sendable, Equatable {
 /// answered the same rather than done twice.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` for a request with `fingerprint` at `now` (milliseconds), or says what became
-    /// of the request that claimed it first.
-    func claimIdempotencyKey(_ key: String, fingerprint: String, now: Int64) async throws -> IdempotencyClaim
+    /// of the request that claimed it first; refused when its claimant holds as many keys as
+    /// `bounds` allow.
+    func claimIdempotencyKey(
+        _ key: String, fingerprint: String, by claimant: IdempotencyClaimant, bounds: IdempotencyBounds, now: Int64
+    ) async throws -> IdempotencyClaim
     /// Keeps the answer of the request that claimed `key`.
     func completeIdempotencyKey(_ key: String, answer: String) async throws
     /// Gives `key` up: its request changed nothing (it was refused for now), so it may run again.
     func releaseIdempotencyKey(_ key: String) async throws
     /// Forgets keys claimed before `cutoff` (milliseconds); returns how many.
     func deleteIdempotencyKeys(before cutoff: Int64) async throws -> Int
+    /// How many keys the table holds (claimed and answered).
+    func idempotencyKeyCount() async throws -> Int
+    /// Records `digest` as the server secret's when none is recorded, or when `replacing` (which
+    /// drops the kept keys: they were made under the other secret); says whether the one recorded
+    /// before differs.
+    func recordServerSecretDigest(_ digest: String, replacing: Bool, now: Int64) async throws -> ServerSecretRecord
+}
+
+/// Who claims a key, as the database keeps it: MACs under the server's secret, never the
+/// credential or the address itself.
+public struct IdempotencyClaimant: Sendable, Equatable {
+    /// The caller's credential, when the request carries one.
+    public let caller: String?
+    /// The client's address group (`AddressGroup`).
+    public let address: String
+
+    public init(caller: String?, address: String) {
+        self.caller = caller
+        self.address = address
+    }
+}
+
+/// How many keys one caller, and one address, may hold at once (claimed or answered, the last day).
+public struct IdempotencyBounds: Sendable, Equatable {
+    public var perCaller: Int
+    public var perAddress: Int
+
+    public init(perCaller: Int, perAddress: Int) {
+        self.perCaller = perCaller
+        self.perAddress = perAddress
+    }
 }
 
 /// What `claimIdempotencyKey` found.
@@ -163,6 +197,16 @@ public enum IdempotencyClaim: Sendable, Equatable {
     /// An earlier request with the key, claimed at `since` (milliseconds), has no answer yet: it
     /// runs still, or the process running it stopped and its outcome is unknown.
     case inProgress(fingerprint: String, since: Int64)
+    /// The key is new, but its caller or address already holds as many as the bounds allow.
+    case overBound
+}
+
+/// What `recordServerSecretDigest` found.
+public enum ServerSecretRecord: Sendable, Equatable {
+    /// The digest is the database's (recorded now, or found).
+    case recorded
+    /// The database was served with another secret.
+    case differs
 }
 
 /// Work that one instance of many should do at a time (the hourly clean-up).

@@ -31,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var signIn: SignInOptions
 
+    @OptionGroup var secret: SecretOptions
+
     @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
     var writes: String?
 
@@ -123,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration()
+        var configuration = try makeConfiguration()
         if try logFormatSetting() == "json" {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         }
@@ -136,8 +138,12 @@ struct ServeCommand: AsyncParsableCommand {
         let metricsAddress = try metrics.listenAddress()
         let exposition = metricsAddress.map { _ in PrometheusExposition() }
         exposition?.bootstrap()
-        let database = try await self.database.open(logger: logger)
+        let location = try self.database.location()
+        // The database first: a file in a missing folder is its error, not the secret's.
+        let database = try await self.database.open(location, logger: logger)
         do {
+            configuration.secret = try secret.secret(for: location)
+            configuration.adoptSecret = secret.adoptSecret
             try await serve(configuration, database: database, metrics: exposition.map { ($0, metricsAddress!) }, logger: logger)
         } catch {
             try? await database.close()

@@ -39,17 +39,17 @@ import Testing
         }
     }
 
-    static func admin(_ server: TestServer) async throws -> TestSession {
+    /// Sends `body` to `path` as a new admin; the change must succeed.
+    static func asAdmin(_ server: TestServer, patch path: String, _ body: String) async throws {
         let admin = try await server.signUp()
         try await server.makeAdmin(admin)
-        return admin
+        let changed = try await server.send(.patch, path, body: body, headers: admin.bearerHeader)
+        #expect(changed.status == .ok, "\(changed.text)")
     }
 
     @Test func aPinAnAdminHidIsNotReplayed() async throws {
         try await Self.check(expected: ["deleted"]) { server, _, pin in
-            let admin = try await Self.admin(server)
-            let hidden = try await server.send(.patch, "/v1/admin/locations/\(pin)", body: #"{"hidden": true}"#, headers: admin.bearerHeader)
-            #expect(hidden.status == .ok, "\(hidden.text)")
+            try await Self.asAdmin(server, patch: "/v1/admin/locations/\(pin)", #"{"hidden": true}"#)
         }
     }
 
@@ -62,9 +62,7 @@ import Testing
 
     @Test func aDisabledAccountsPinIsNotReplayed() async throws {
         try await Self.check(expected: ["deleted"]) { server, student, _ in
-            let admin = try await Self.admin(server)
-            let disabled = try await server.send(.patch, "/v1/admin/accounts/\(student.key)", body: #"{"disabled": true}"#, headers: admin.bearerHeader)
-            #expect(disabled.status == .ok, "\(disabled.text)")
+            try await Self.asAdmin(server, patch: "/v1/admin/accounts/\(student.key)", #"{"disabled": true}"#)
         }
     }
 

@@ -17,6 +17,9 @@ import Testing
     static let replayed = HTTPField.Name("Idempotent-Replayed")!
     static let pin = #"{"mapString": "Lima, Peru", "mediaURL": "https://example.com", "latitude": -12.05, "longitude": -77.04}"#
 
+    static let unbounded = IdempotencyBounds(perCaller: .max, perAddress: .max)
+    static let anyone = IdempotencyClaimant(caller: nil, address: "a")
+
     static func open(_ configuration: inout AppConfiguration) {
         configuration.writeMode = .open
     }
@@ -104,8 +107,9 @@ import Testing
                                   body: RequestBody(buffer: ByteBuffer(string: Self.pin)))
             let body = try await RequestJSON.bytes(collecting: &request)
             let (key, kind) = try #require(IdempotentRequest.key(of: request, family: .v1Locations))
-            let keyed = try IdempotentRequest(request, key: key, kind: kind, body: body)
-            #expect(try await server.store.claimIdempotencyKey(keyed.lookup, fingerprint: keyed.fingerprint, now: WallClock.system.nowMillis()) == .claimed)
+            let keyed = try IdempotentRequest(request, key: key, kind: kind, body: body, clientAddress: "127.0.0.1", serverSecret: .perProcess)
+            #expect(try await server.store.claimIdempotencyKey(
+                keyed.lookup, fingerprint: keyed.fingerprint, by: keyed.claimant, bounds: Self.unbounded, now: WallClock.system.nowMillis()) == .claimed)
             let meanwhile = try await server.send(.post, "/v1/StudentLocation", body: Self.pin, headers: [Self.key: "slow"])
             #expect(meanwhile.status == .conflict)
             #expect(meanwhile.headers[.retryAfter] == "1")
@@ -130,10 +134,13 @@ import Testing
     @Test func keysOlderThanADayAreSwept() async throws {
         try await TestDatabase.withFresh { temporary in
             let store = try await temporary.open().store
-            #expect(try await store.claimIdempotencyKey("old", fingerprint: "f", now: 1_000) == .claimed)
-            #expect(try await store.claimIdempotencyKey("new", fingerprint: "f", now: 1_000 + IdempotencyMiddleware.keptForMillis) == .claimed)
+            func claim(_ key: String, now: Int64) async throws -> IdempotencyClaim {
+                try await store.claimIdempotencyKey(key, fingerprint: "f", by: Self.anyone, bounds: Self.unbounded, now: now)
+            }
+            #expect(try await claim("old", now: 1_000) == .claimed)
+            #expect(try await claim("new", now: 1_000 + IdempotencyMiddleware.keptForMillis) == .claimed)
             #expect(try await store.deleteIdempotencyKeys(before: 1_001) == 1)
-            #expect(try await store.claimIdempotencyKey("new", fingerprint: "f", now: 0) == .inProgress(fingerprint: "f", since: 1_000 + IdempotencyMiddleware.keptForMillis))
+            #expect(try await claim("new", now: 0) == .inProgress(fingerprint: "f", since: 1_000 + IdempotencyMiddleware.keptForMillis))
         }
     }
 }

@@ -54,8 +54,12 @@ import Testing
                     VALUES ((SELECT MAX(id) + 1 FROM location_events), \(bind: kind), \(bind: pin.objectId), \(bind: payload), \(bind: at))
                     """))
             }
+            // Migration 12 once more, as on a database of the previous version.
             try await before.store.writer.run(SQLQueryString("DROP INDEX location_events_by_object"))
-            try await before.store.writer.run(SQLQueryString("DELETE FROM schema_migrations WHERE version = 12"))
+            let migration = try #require(Schema.migrations.first { $0.version == 12 })
+            for statement in migration.statements(SchemaDialect(before.store.writer.database.dialect)) {
+                try await before.store.writer.run(SQLQueryString(statement))
+            }
             try await before.close()
             let after = try await temporary.open()
             let kept = try await after.store.writer.run(SQLQueryString("SELECT kind, payload FROM location_events WHERE object_id = \(bind: pin.objectId)"))

@@ -58,6 +58,29 @@ expect_failure "a bad --database-readers is refused" "--database-readers must be
 expect_failure "a bad ONTHEMAP_READ_BUDGET_MS names the variable" "ONTHEMAP_READ_BUDGET_MS must be a whole number of milliseconds" env ONTHEMAP_READ_BUDGET_MS=soon "$binary" serve
 expect_failure "a bad --expensive-queries is refused" "--expensive-queries must be a whole number from 1 to 64" "$binary" serve --expensive-queries 0
 expect_failure "a bad ONTHEMAP_WRITE_QUEUE names the variable" "ONTHEMAP_WRITE_QUEUE must be a whole number" env ONTHEMAP_WRITE_QUEUE=lots "$binary" serve
+
+# The server's secret (issue 40): created beside the SQLite file, readable by its owner only, kept
+# across starts; a database served with another secret is refused until --adopt-secret.
+mkdir -p "$work/secret"
+secret_file="$work/secret/onthemap.secret"
+start_server "$work/secret/first.log" --database "$work/secret/map.sqlite" && stop_last_server
+first_secret="$(cat "$secret_file" 2>/dev/null)"
+[ "$(stat -c %a "$secret_file" 2>/dev/null)" = 600 ] && [ "${#first_secret}" -ge 64 ] \
+    && pass "a new server makes its secret file beside the database, readable by its owner only" \
+    || fail "the secret file beside the database" "$(ls -l "$work/secret")"
+start_server "$work/secret/again.log" --database "$work/secret/map.sqlite" && stop_last_server
+[ "$(cat "$secret_file")" = "$first_secret" ] && pass "the secret is kept across starts" || fail "the secret changed on a restart"
+python3 -c 'import secrets; print(secrets.token_hex(32))' >"$work/secret/other"
+expect_failure "a database served with another secret is refused, saying what to do" "same secret file.*--adopt-secret|--adopt-secret" \
+    "$binary" serve --port 0 --database "$work/secret/map.sqlite" --secret-file "$work/secret/other"
+start_server "$work/secret/adopt.log" --database "$work/secret/map.sqlite" --secret-file "$work/secret/other" --adopt-secret && stop_last_server
+start_server "$work/secret/adopted.log" --database "$work/secret/map.sqlite" --secret-file "$work/secret/other" \
+    && pass "--adopt-secret makes another secret the database's own" && stop_last_server
+echo "short" >"$work/secret/short"
+expect_failure "a secret file of fewer than 32 characters is refused" "at least 32 characters" \
+    "$binary" serve --port 0 --database "$work/secret/map.sqlite" --secret-file "$work/secret/short"
+expect_failure "an unwritable secret path names the flag" "give a writable path with --secret-file" \
+    env ONTHEMAP_SECRET_FILE=/proc/onthemap.secret "$binary" serve --port 0 --database "$work/secret/map.sqlite"
 expect_failure "a bad --max-skip is refused" "--max-skip must be a whole number" "$binary" serve --max-skip many
 expect_failure "a bad --signup-limit is refused" "--signup-limit must be a whole number" "$binary" serve --signup-limit 0
 expect_failure "a bad ONTHEMAP_LOGIN_FAILURE_LIMIT is refused" "ONTHEMAP_LOGIN_FAILURE_LIMIT must be a whole number" env ONTHEMAP_LOGIN_FAILURE_LIMIT=many "$binary" serve

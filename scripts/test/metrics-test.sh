@@ -27,6 +27,11 @@ live_streams() {
     curl -s "http://127.0.0.1:$metrics_port/metrics" | awk '$1 == "onthemap_live_streams" { print $2 }'
 }
 
+# idempotency_keys: the gauge's value now.
+idempotency_keys() {
+    curl -s "http://127.0.0.1:$metrics_port/metrics" | awk '$1 == "onthemap_idempotency_keys" { print $2 }'
+}
+
 # exercise ENGINE DATABASE: one server with metrics on, requests of every kind, two scrapes checked.
 exercise() {
     local engine="$1" database="$2"
@@ -72,6 +77,15 @@ exercise() {
     for _ in $(seq 1 100); do closed="$(live_streams)"; [ "$closed" = "0.0" ] && break; sleep 0.1; done
     [ "$open" = "1.0" ] && [ "$closed" = "0.0" ] && pass "$engine: live streams gauge: 1 while a stream is open, 0 after" \
         || fail "$engine: live streams gauge: $open while open, $closed after"
+
+    # A write kept under its Idempotency-Key shows in the table's gauge (sampled every 10 s).
+    local keys_before keys_after=""
+    keys_before="$(idempotency_keys)"
+    curl -s -o /dev/null -b "$work/jar" -H "Idempotency-Key: metrics-$engine" -X POST "http://127.0.0.1:$port/v1/StudentLocation" \
+        -d '{"mapString": "Lyon, France", "mediaURL": "https://example.com", "latitude": 45.75, "longitude": 4.85}'
+    for _ in $(seq 1 150); do keys_after="$(idempotency_keys)"; [ "$keys_after" = "1.0" ] && break; sleep 0.1; done
+    [ "$keys_before" = "0.0" ] && [ "$keys_after" = "1.0" ] && pass "$engine: idempotency keys gauge: 0, then 1 after a keyed write" \
+        || fail "$engine: idempotency keys gauge: $keys_before before a keyed write, $keys_after after"
 
     curl -s "http://127.0.0.1:$metrics_port/metrics" >"$work/after"
     local output

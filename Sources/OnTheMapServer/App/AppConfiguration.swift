@@ -1,4 +1,5 @@
 import NIOCore
+import OnTheMapStore
 
 /// Who may write locations (api-contract.md section 5.5).
 public enum WriteMode: String, Sendable, CaseIterable {
@@ -39,6 +40,15 @@ public struct AppConfiguration: Sendable {
     public var passwordHashConcurrency = System.coreCount
     public var passwordHashQueue = 256
     public var passwordHashesPerAddress = 32
+    /// The server's secret (`serve --secret-file`); a random one for this process by default,
+    /// which suits a single process only.
+    public var secret = ServerSecret.perProcess
+    /// Make `secret` the database's own even though it was served with another one.
+    public var adoptSecret = false
+    /// How many idempotency keys one caller, and one client address (IPv6 by its /64), may hold
+    /// at once (a day's worth): generous for a class behind one NAT, a bound on what anonymous
+    /// callers can make the table hold.
+    public var idempotencyBounds = IdempotencyBounds(perCaller: 1_000, perAddress: 10_000)
     /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
     public var trustForwardedFor = false
     /// Failed logins allowed per email and client address in `loginThrottleWindowSeconds`.

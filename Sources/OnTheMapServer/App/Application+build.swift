@@ -44,6 +44,7 @@ func buildApplication(
 ) async throws -> BuiltApplication {
     try configuration.check()
     let store = database.store
+    try await checkSecret(configuration, store: store, logger: logger, clock: parts.clock)
     let listCache = LatestListCache()
     let routes = RouteTable()
     let router = try await buildRouter(
@@ -65,7 +66,27 @@ func buildApplication(
     app.addServices(
         SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger, clock: parts.clock),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
+    if MetricsRecording.isOn { app.addServices(IdempotencyTableGauge(store: store, logger: logger)) }
     return BuiltApplication(application: app, edge: edge, routes: routes)
+}
+
+/// Records the server's secret's digest in a database served for the first time, and refuses to
+/// serve one that another secret served: its instances would not recognise each other's
+/// idempotency keys.
+private func checkSecret(_ configuration: AppConfiguration, store: some AppStore, logger: Logger, clock: WallClock) async throws {
+    let digest = configuration.secret.checkDigest
+    switch try await store.recordServerSecretDigest(digest, replacing: configuration.adoptSecret, now: clock.nowMillis()) {
+    case .recorded where configuration.adoptSecret:
+        logger.notice("This secret is now the database's own; the answers kept for Idempotency-Key were dropped.")
+    case .recorded:
+        break
+    case .differs:
+        throw ConfigurationError("""
+            The database was served with another secret than this instance's (--secret-file). Every instance of one database \
+            needs the same secret file: copy it from one that runs. If that secret is lost, or this database was restored onto a \
+            new machine, start once with --adopt-secret to make this one its own.
+            """)
+    }
 }
 
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.

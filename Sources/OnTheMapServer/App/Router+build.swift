@@ -45,7 +45,7 @@ func buildRouter(
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: IdempotencyMiddleware(store: store, clock: clock))
+    router.add(middleware: IdempotencyMiddleware(store: store, clock: clock, secret: configuration.secret, bounds: configuration.idempotencyBounds))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
     func family(

@@ -10,6 +10,7 @@ enum MetricCatalogue {
     static let logins = "onthemap_logins_total"
     static let geocodeDuration = "onthemap_geocode_duration_seconds"
     static let liveStreams = "onthemap_live_streams"
+    static let idempotencyKeys = "onthemap_idempotency_keys"
 
     struct Entry {
         let help: String
@@ -42,6 +43,7 @@ enum MetricCatalogue {
         logins: Entry(help: "Logins by method (password, oidc) and outcome: ok, failed (unknown email or wrong password; a provider's sign-in refused or cancelled), disabled (the account is), throttled, error."),
         geocodeDuration: Entry(help: "Time to answer GET /v1/geocode, by the kind of text typed.", durationBuckets: geocodeBuckets),
         liveStreams: Entry(help: "Live map streams (GET /v1/StudentLocation/events) open now."),
+        idempotencyKeys: Entry(help: "Idempotency keys the database holds (answers kept for a day, requests running), sampled every 10 s."),
         DatabaseMetrics.waitLabel: Entry(
             help: "Time a read or a write waited for a database connection (SQLite's writer: for its batch), by engine and role.",
             durationBuckets: databaseBuckets),

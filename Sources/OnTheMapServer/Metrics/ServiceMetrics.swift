@@ -58,6 +58,12 @@ enum ServiceMetrics {
         let meter = Meter(label: MetricCatalogue.liveStreams)
         if change > 0 { meter.increment(by: Double(change)) } else { meter.decrement(by: Double(-change)) }
     }
+
+    /// How many idempotency keys the database holds now.
+    static func idempotencyKeys(_ count: Int) {
+        guard MetricsRecording.isOn else { return }
+        Meter(label: MetricCatalogue.idempotencyKeys).set(count)
+    }
 }
 
 extension PathFamily {

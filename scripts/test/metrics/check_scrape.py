@@ -46,7 +46,7 @@ for family, kind in [
     ("onthemap_list_cache", "counter"), ("onthemap_logins", "counter"),
     ("onthemap_geocode_duration_seconds", "histogram"), ("onthemap_live_streams", "gauge"),
     ("onthemap_db_connection_wait_seconds", "histogram"), ("onthemap_db_query_seconds", "histogram"),
-    ("onthemap_db_writes_per_commit", "histogram"),
+    ("onthemap_db_writes_per_commit", "histogram"), ("onthemap_idempotency_keys", "gauge"),
 ]:
     check(f"{family} is a {kind} with help", family in families and families[family].type == kind and families[family].documentation)
 
