@@ -246,6 +246,8 @@ public protocol ModerationStore: Sendable {
     func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry]
     /// Stores a one-time password reset for the account, replacing any earlier one.
     func insertPasswordReset(tokenHash: String, accountKey: String, now: Int64, expiresAt: Int64, audit: AuditEntry) async throws
+    /// Whether a reset with this token hash exists and has not expired.
+    func passwordResetIsLive(tokenHash: String, now: Int64) async throws -> Bool
     /// Uses a reset once: sets the password, ends every session. The account key, or nil when the
     /// token is unknown, used or expired.
     func redeemPasswordReset(tokenHash: String, newPasswordHash: String, now: Int64) async throws -> String?

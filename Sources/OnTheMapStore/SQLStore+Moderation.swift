@@ -183,6 +183,12 @@ extension SQLStore: ModerationStore {
         ]) { _ in ((), []) })
     }
 
+    public func passwordResetIsLive(tokenHash: String, now: Int64) async throws -> Bool {
+        guard tokenHash.isStorable else { return false }
+        return try await !reader.raw(
+            "SELECT 1 AS live FROM password_resets WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)").all().isEmpty
+    }
+
     public func redeemPasswordReset(tokenHash: String, newPasswordHash: String, now: Int64) async throws -> String? {
         guard tokenHash.isStorable else { return nil }
         let owner: SQLQueryString = "SELECT account_key FROM password_resets WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)"

@@ -42,8 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
 
     @Option(name: .customLong("trust-proxy"), help: ArgumentHelp(
-        "Take client addresses from X-Forwarded-For: yes only behind your own reverse proxy (env ONTHEMAP_TRUST_PROXY; default no).",
-        valueName: "yes|no"))
+        """
+        Take client addresses from X-Forwarded-For when the request comes from one of these reverse proxies: their addresses \
+        and CIDR ranges, comma-separated, or yes for one on this machine (127.0.0.0/8, ::1); the client is the rightmost hop \
+        that is not a proxy (env ONTHEMAP_TRUST_PROXY; default no).
+        """,
+        valueName: "no|yes|addresses"))
     var trustProxy: String?
 
     @Option(name: .customLong("session-days"), help: ArgumentHelp(
@@ -225,8 +229,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.publicURL = origin
         }
         configuration.edge = try edge.limits()
-        configuration.trustForwardedFor = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
-            .value(trustProxy, default: false, expected: "yes or no") { ["yes": true, "true": true, "1": true, "no": false, "false": false, "0": false][$0.lowercased()] }
+        configuration.trustedProxies = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
+            .value(trustProxy, default: TrustedProxies.nobody, expected: "no, yes (a proxy on this machine) or the proxies' addresses and CIDR ranges, comma-separated") {
+                switch $0.lowercased() {
+                case "no", "false", "0": TrustedProxies.nobody
+                case "yes", "true", "1": TrustedProxies.loopback
+                default: TrustedProxies(list: $0)
+                }
+            }
         configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")
             .value(sessionDays, default: configuration.sessionLifetimeSeconds, expected: "a whole number of days from 1 to 3650") {
                 Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }

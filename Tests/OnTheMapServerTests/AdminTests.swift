@@ -7,7 +7,7 @@ import Testing
 /// every path family while staying for their owner. Runs on each engine (make test).
 @Suite struct AdminTests {
     /// An admin, a student with a pin, and the pin's objectId.
-    private static func course(_ server: TestServer) async throws -> (admin: TestSession, student: TestSession, pin: String) {
+    static func course(_ server: TestServer) async throws -> (admin: TestSession, student: TestSession, pin: String) {
         let admin = try await server.signUp(email: "teacher\(UUID().uuidString.prefix(6).lowercased())@example.com", first: "Grace", last: "Hopper")
         try await server.makeAdmin(admin)
         let student = try await server.signUp(first: "Ada")

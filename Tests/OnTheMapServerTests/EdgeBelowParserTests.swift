@@ -57,6 +57,26 @@ import Testing
         }
     }
 
+    /// Issue 40: a chunked body the parser cannot read (a size that is not hexadecimal, first or
+    /// later) is the family's JSON 400, not an empty one, and changes nothing.
+    @Test(arguments: [
+        ("/v1/session", PathFamily.udacity, "zz\r\n{}\r\n0\r\n\r\n"), ("/parse/classes/StudentLocation", .parse, "zz\r\n{}\r\n0\r\n\r\n"),
+        ("/v1/StudentLocation", .v1Locations, "5\r\n{\"a\":\r\nqq\r\n1}\r\n0\r\n\r\n"), ("/v1/accounts", .native, "2\r\n{}\r\n-1\r\n\r\n"),
+    ])
+    func aMalformedChunkedBodyIsTheFamilys400(path: String, family: PathFamily, body: String) async throws {
+        try await TestServer.run(live: true) { server in
+            let before = try await server.snapshot()
+            let request = "POST \(path) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + body
+            let answer = try await EdgeTests.exchange(try #require(server.client.port), Array(request.utf8))
+            #expect(answer.status == 400)
+            #expect(answer.headers["server"] == "onthemap" && answer.headers["connection"] == "close")
+            let json = try answer.json(prefixed: family == .udacity)
+            #expect(json["error"] is String)
+            #expect((json["status"] as? Int == 400) == (family != .parse))
+            #expect(try await server.snapshot() == before)
+        }
+    }
+
     /// A first chunk within the limit goes on to the router as before, whatever reads it came in.
     @Test func aSmallFirstChunkReachesTheRouter() async throws {
         try await TestServer.run(live: true) { server in

@@ -23,6 +23,7 @@ import Testing
             text = text.replacingOccurrences(of: value, with: placeholder)
         }
         text = text.replacing(/[0-9a-f]{64}/, with: "<token>")
+        text = text.replacing(/[0-9a-f]{32}/, with: "<nonce>")
         text = text.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z/, with: "<time6>")
         text = text.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, with: "<time3>")
         return text
@@ -37,6 +38,7 @@ import Testing
                 Content-Type: application/json; charset=utf-8
                 Set-Cookie: otm_session=<token>; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax
                 Set-Cookie: XSRF-TOKEN=<token>; Path=/; Max-Age=2592000; SameSite=Lax
+                Set-Cookie: otm_device=<key>.<nonce>.<token>; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax
 
                 )]}'
                 {"account":{"key":"<key>","registered":true},"session":{"expiration":"<time6>","id":"<token>"}}

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 
 /// Issue 10, item 3: no session id, password, cookie or `Authorization` value reaches the log, at
-/// any level, whichever way a client sends it.
+/// any level, whichever way a client sends it; issue 40: nor a place a student typed.
 @Suite struct LogSecrecyTests {
     @Test func noSecretIsWrittenToTheLog() async throws {
         let capture = LogCapture()
@@ -28,6 +28,13 @@ import Testing
             try await server.send(.delete, "/v1/session", headers: student.cookieHeader + xsrf)
             // A failure that is logged as an error, with the token beside it.
             try await server.send(.get, "/v1/users/\(student.token)/\(student.token)", headers: student.bearerHeader)
+            // Where a student lives (issue 40): asked of the geocoder, posted, searched for.
+            let street = "1600 Pennsylvania Avenue NW"
+            secrets.add(street, "Pennsylvania")
+            try await server.send(.get, "/v1/geocode?q=1600%20Pennsylvania%20Avenue%20NW", headers: student.bearerHeader)
+            try await server.send(.get, "/v1/geocode?limit=3&q=1600+Pennsylvania+Avenue+NW", headers: student.bearerHeader)
+            try await server.postLocation(as: try await server.signUp(), mapString: street)
+            try await server.send(.get, "/v1/StudentLocation?where=%7B%22mapString%22%3A%221600%20Pennsylvania%20Avenue%20NW%22%7D")
         }
         let log = capture.text
         #expect(log.contains("/v1/users/[redacted]"), "\(log)")
@@ -46,6 +53,8 @@ import Testing
         // A provider's sign-in brings its one-time code and the state back through the address.
         ("/v1/oidc/school/callback?code=4T4dJEBNtHGT&state=x1&iss=https%3A%2F%2Fid", "/v1/oidc/school/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fid"),
         ("/v1/oidc/school/callback?error=access_denied", "/v1/oidc/school/callback?error=access_denied"),
+        ("/v1/geocode?q=12%20Rue%20de%20Rivoli%2C%20Paris&limit=5", "/v1/geocode?q=[redacted]&limit=5"),
+        ("/v1/StudentLocation?where=%7B%22mapString%22%3A%22Oslo%22%7D&limit=3", "/v1/StudentLocation?where=[redacted]&limit=3"),
     ])
     func redaction(uri: String, logged: String) {
         #expect(LogRedaction.uri(uri) == logged)

@@ -12,7 +12,8 @@ import Testing
 @Suite struct RequestFactsTests {
     /// The real rule, counting its calls and remembering each answer by path.
     final class CountingRule: ClientAddressRule {
-        let rule = ProxyRule(trustForwardedFor: true)
+        /// The test client and a proxy beyond it at 10.0.0.1, whose hop is not the client's.
+        let rule = ProxyRule(trusted: TrustedProxies(list: "127.0.0.1, ::1, 10.0.0.0/8")!)
         let seen = NIOLockedValueBox<[(path: String, address: String)]>([])
 
         func address(of request: Request, peer: SocketAddress?) -> String {

@@ -37,7 +37,7 @@ import Testing
         try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }) { server in
             _ = try await server.signUp(email: "ada@example.com")
             let response = try await server.send(.post, "/api/session", body: #"{"udacity": {"username": "ada@example.com", "password": "correct horse"}}"#)
-            let session = try #require(response.setCookieLine("otm_session"))
+            let session = try #require(response.setCookieLine("__Host-otm_session"))
             #expect(session.contains("HttpOnly") && session.contains("SameSite=Lax") && session.contains("Path=/") && session.contains("Secure"))
             let xsrf = try #require(response.setCookieLine("XSRF-TOKEN"))
             #expect(!xsrf.contains("HttpOnly") && xsrf.contains("Path=/") && !xsrf.contains("Domain"))

@@ -89,8 +89,10 @@ import Testing
     func expectSentBack(_ response: TestResponse, code: String, provider: String = "school", _ comment: Comment? = nil) {
         #expect(response.status == .seeOther, comment)
         #expect(response.headers[.location] == "https://map.example.org/?login-error=\(code)&provider=\(provider)#/login", comment)
-        #expect(response.setCookieLine(SessionCookies.pendingSignInName)?.contains("Max-Age=0") == true, comment)
-        #expect(response.setCookies[SessionCookies.sessionName] == nil, comment)
+        // Served over https: the sign-in cookie is `__Secure-`, the session's `__Host-` (issue 40).
+        let cookies = SessionCookies(secure: true)
+        #expect(response.setCookieLine(cookies.pendingSignInName)?.contains("Max-Age=0") == true, comment)
+        #expect(response.setCookies[cookies.sessionName] == nil && response.setCookies[SessionCookies.plainSessionName] == nil, comment)
     }
 
     @Test func callbacksThatCannotBeThisBrowsersLoginAreRefusedBeforeAnyProviderIsAsked() async throws {
@@ -99,9 +101,9 @@ import Testing
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?code=c"), code: "expired", "no state")
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?code=c&state=s1"), code: "expired", "no state cookie")
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?code=c&state=s1",
-                                                 headers: [.cookie: "\(SessionCookies.pendingSignInName)=s2"]), code: "expired", "another login's cookie")
+                                                 headers: [.cookie: "\(SessionCookies.plainPendingSignInName)=s2"]), code: "expired", "another login's cookie")
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?code=c&state=s1",
-                                                 headers: [.cookie: "\(SessionCookies.pendingSignInName)=s1"]), code: "expired", "a state never issued")
+                                                 headers: [.cookie: "\(SessionCookies.plainPendingSignInName)=s1"]), code: "expired", "a state never issued")
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?error=access_denied"), code: "cancelled", "said no, state not sent back")
             expectSentBack(try await server.send(.get, "/v1/oidc/school/callback?error=server_error"), code: "provider-unavailable")
         }

@@ -18,25 +18,35 @@ struct AccountService: Sendable {
     let loginFailures: any RateLimiter
     /// Failed logins per client address over every email: trying many accounts from one place.
     let addressLoginFailures: any RateLimiter
+    /// Failed logins per email from devices that never logged in to it (`DeviceCookie`), over
+    /// every address: one account guessed at from many places.
+    let accountLoginFailures: any RateLimiter
+    /// Signs and checks the device cookies.
+    let devices: DeviceCookie
+    /// Password resets with a token that is not live, per client address.
+    let resetFailures: any RateLimiter
     /// Sign-ups per client address: each costs a bcrypt hash, so a flood would eat CPU.
     let signUps: any RateLimiter
     let sessionLifetimeSeconds: Int64
     let clock: WallClock
 
-    /// A new session: the raw token for the client and when it expires (microseconds).
+    /// A new session: the raw token for the client and when it expires (microseconds), and, after
+    /// a login with a password, a new device cookie.
     struct IssuedSession: Sendable {
         let account: Account
         let token: String
         let expiresAt: Int64
+        var device: String?
     }
 
-    /// Checks credentials; throttled per (email, client address) after repeated failures, and per
-    /// client address after many failures over any emails. Each attempt is counted before its
-    /// password is checked, so that a burst sent at once is held to the limits like one sent in turn;
-    /// an attempt that turns out not to be a failure is taken back.
-    func logIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
+    /// Checks credentials; throttled per (email, client address) after repeated failures, per
+    /// client address after many failures over any emails, and per email over every address for
+    /// devices that never logged in to it (`device`: the request's device cookie). Each attempt is
+    /// counted before its password is checked, so that a burst sent at once is held to the limits
+    /// like one sent in turn; an attempt that turns out not to be a failure is taken back.
+    func logIn(email rawEmail: String, password: String, clientAddress: String, device: String?) async throws -> IssuedSession {
         do {
-            let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress)
+            let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress, device: device)
             ServiceMetrics.login(method: .password, failure: nil)
             return session
         } catch {
@@ -45,7 +55,7 @@ struct AccountService: Sendable {
         }
     }
 
-    private func checkedLogIn(email rawEmail: String, password: String, clientAddress: String) async throws -> IssuedSession {
+    private func checkedLogIn(email rawEmail: String, password: String, clientAddress: String, device: String?) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
         let pairTicket = try await loginFailures.admit(throttleKey, tooMany: "failed logins")
@@ -58,20 +68,28 @@ struct AccountService: Sendable {
         }
         let account: Account?
         let matches: Bool
+        var accountTicket: RateTicket?
         do {
             account = try await accounts.account(email: email)
+            if !(account.map { devices.vouches(device, for: $0.key) } ?? false) {
+                accountTicket = try await accountLoginFailures.admit(
+                    email, tooMany: "failed logins for this account from new devices; log in from one you used before, or wait")
+            }
             matches = try await hashing.run(key: clientAddress) {
                 // An account with no password (made by a provider's sign-in) costs the same work.
                 let hash = if let account, account.hasPassword { account.passwordHash } else { try await decoyHash.value }
                 return try await hasher.verify(password, against: hash)
             }
         } catch {
-            // Not a wrong password (the hashing line was full, the database failed): not counted.
+            // Not a wrong password (refused for the account, the hashing line was full, the
+            // database failed): not counted.
             await loginFailures.cancel(pairTicket)
             await addressLoginFailures.cancel(addressTicket)
+            if let accountTicket { await accountLoginFailures.cancel(accountTicket) }
             throw error
         }
         guard let account, account.hasPassword, matches else { throw APIError.invalidCredentials }
+        if let accountTicket { await accountLoginFailures.cancel(accountTicket) }
         guard !account.isDisabled else {
             // The right password: not a failure to count against the address or the pair.
             await loginFailures.cancel(pairTicket)
@@ -82,7 +100,9 @@ struct AccountService: Sendable {
         await loginFailures.reset(throttleKey)
         await addressLoginFailures.cancel(addressTicket)
         if hasher.needsRehash(account.passwordHash) { await rehash(account, password: password, clientAddress: clientAddress) }
-        return try await startSession(for: account)
+        var session = try await startSession(for: account)
+        session.device = devices.issue(for: account.key)
+        return session
     }
 
     /// Replaces a hash made before the current scheme, now that the password is known to match.
@@ -100,17 +120,25 @@ struct AccountService: Sendable {
         let account = try await AccountCreation.create(request, isAdmin: false, in: accounts, clock: clock) { [hashing, hasher] password in
             try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
         }
-        return try await startSession(for: account)
+        var session = try await startSession(for: account)
+        session.device = devices.issue(for: account.key)
+        return session
     }
 
     /// Sets a new password with a one-time link an admin issued; every session of the account ends.
-    /// The same password rules as sign-up.
+    /// The same password rules as sign-up. The token is checked before the password is hashed, so
+    /// that guessing tokens costs no bcrypt work; each wrong one counts against the address.
     func resetPassword(token: String, password rawPassword: String, resets: any ModerationStore, clientAddress: String) async throws {
         let password = try Validation.password(rawPassword)
         try PasswordRules.check(password)
+        let expired = APIError.validation("token", "This link has expired or was already used: ask an admin of the map for a new one.")
+        let tokenHash = SessionToken.hash(token)
+        let ticket = try await resetFailures.admit(clientAddress, tooMany: "password reset attempts from your network")
+        guard try await resets.passwordResetIsLive(tokenHash: tokenHash, now: clock.nowMillis()) else { throw expired }
+        await resetFailures.cancel(ticket)
         let hash = try await hashing.run(key: clientAddress) { try await hasher.hash(password) }
-        guard try await resets.redeemPasswordReset(tokenHash: SessionToken.hash(token), newPasswordHash: hash, now: clock.nowMillis()) != nil else {
-            throw APIError.validation("token", "This link has expired or was already used: ask an admin of the map for a new one.")
+        guard try await resets.redeemPasswordReset(tokenHash: tokenHash, newPasswordHash: hash, now: clock.nowMillis()) != nil else {
+            throw expired
         }
     }
 

@@ -21,7 +21,7 @@ struct SessionCredential: Sendable, Equatable {
         if let token = Self.bearerToken(request) {
             self.token = token
             self.viaCookie = false
-        } else if let token = request.cookies[SessionCookies.sessionName]?.value, !token.isEmpty {
+        } else if let token = SessionCookies.sessionToken(in: request) {
             self.token = token
             self.viaCookie = true
         } else {

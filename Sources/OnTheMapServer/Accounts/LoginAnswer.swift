@@ -7,7 +7,7 @@ extension SessionCookies {
     func loginAnswer(_ session: AccountService.IssuedSession, lifetime: Int64, status: HTTPResponse.Status = .ok) throws -> Response {
         var response = try JSONResponse.make(
             LoginResponse(accountKey: session.account.key, sessionId: session.token, expiresAtMicros: session.expiresAt), status: status)
-        response.setCookies(issue(sessionToken: session.token, lifetime: lifetime))
+        response.setCookies(issue(sessionToken: session.token, lifetime: lifetime) + (session.device.map { [device($0)] } ?? []))
         return response
     }
 }

@@ -18,7 +18,9 @@ struct SessionController: Sendable {
     /// Logs in with `{"udacity": {"username", "password"}}`.
     @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let credentials = try await Self.credentials(in: request)
-        let session = try await accounts.logIn(email: credentials.username, password: credentials.password, clientAddress: context.clientAddress)
+        let session = try await accounts.logIn(
+            email: credentials.username, password: credentials.password, clientAddress: context.clientAddress,
+            device: SessionCookies.device(in: request))
         return try cookies.loginAnswer(session, lifetime: accounts.sessionLifetimeSeconds)
     }
 

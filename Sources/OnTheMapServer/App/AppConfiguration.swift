@@ -49,14 +49,21 @@ public struct AppConfiguration: Sendable {
     /// at once (a day's worth): generous for a class behind one NAT, a bound on what anonymous
     /// callers can make the table hold.
     public var idempotencyBounds = IdempotencyBounds(perCaller: 1_000, perAddress: 10_000)
-    /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
-    public var trustForwardedFor = false
+    /// The reverse proxies whose `X-Forwarded-For` gives the client's address (`--trust-proxy`).
+    public var trustedProxies = TrustedProxies.nobody
     /// Failed logins allowed per email and client address in `loginThrottleWindowSeconds`.
     public var loginThrottleLimit = 10
     public var loginThrottleWindowSeconds = 60.0
     /// Failed logins allowed per client address over any emails per minute. A class behind one
     /// NAT shares an address, so this is generous; each failure costs a bcrypt verify.
     public var loginFailuresPerAddressPerMinute = 30
+    /// Failed logins allowed per account, over every address, from devices that never logged in
+    /// to it (`DeviceCookie`), in `accountLoginFailureWindowSeconds`.
+    public var loginFailuresPerAccount = 20
+    public var accountLoginFailureWindowSeconds = 900.0
+    /// Password resets with a dead token allowed per client address in `passwordResetWindowSeconds`.
+    public var passwordResetFailuresPerAddress = 10
+    public var passwordResetWindowSeconds = 600.0
     /// Sign-ups allowed per client address in 10 minutes (a class signing up at once shares one).
     public var signUpsPerAddressPer10Minutes = 100
     /// OpenID Connect providers students may sign in with (needs `publicURL`: it makes the
@@ -83,7 +90,8 @@ public struct AppConfiguration: Sendable {
     public var live = LiveStreamSettings()
     /// The longest of the windows above: rate events older than this count for nothing.
     var longestRateWindowSeconds: Double {
-        [loginThrottleWindowSeconds, geocodeRateWindowSeconds, addressLoginFailureWindowSeconds, signUpWindowSeconds, openWritesWindowSeconds].max()!
+        [loginThrottleWindowSeconds, geocodeRateWindowSeconds, addressLoginFailureWindowSeconds, signUpWindowSeconds, openWritesWindowSeconds,
+         accountLoginFailureWindowSeconds, passwordResetWindowSeconds].max()!
     }
     /// How often to check whether another process (`onthemap user remove`) wrote to the database,
     /// so that the cached list picks the change up.

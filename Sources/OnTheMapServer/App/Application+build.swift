@@ -95,7 +95,7 @@ func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, log
         cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: StudentLocationController.families),
         maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: answerFinish(configuration), logger: logger)
     return HTTPEdge(limits: configuration.edge, finish: answerFinish(configuration),
-                    clientsBehindProxy: configuration.trustForwardedFor, cachedList: cachedList)
+                    clientsBehindProxy: !configuration.trustedProxies.isEmpty, cachedList: cachedList)
 }
 
 /// What every answer gets on its way out, routed or not.

@@ -23,6 +23,11 @@ func buildRouter(
         loginFailures: limits.limiter("login", limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
         addressLoginFailures: limits.limiter(
             "login-address", limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
+        accountLoginFailures: limits.limiter(
+            "login-account", limit: configuration.loginFailuresPerAccount, windowSeconds: configuration.accountLoginFailureWindowSeconds),
+        devices: DeviceCookie(secret: configuration.secret),
+        resetFailures: limits.limiter(
+            "password-reset", limit: configuration.passwordResetFailuresPerAddress, windowSeconds: configuration.passwordResetWindowSeconds),
         signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
         sessionLifetimeSeconds: configuration.sessionLifetimeSeconds, clock: clock)
     let hub = LocationEventHub(store: store, logger: logger)
@@ -40,7 +45,7 @@ func buildRouter(
         clock: clock)
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestFactsMiddleware(addresses: parts.addresses ?? ProxyRule(trustForwardedFor: configuration.trustForwardedFor), authenticator: authenticator))
+    router.add(middleware: RequestFactsMiddleware(addresses: parts.addresses ?? ProxyRule(trusted: configuration.trustedProxies), authenticator: authenticator))
     router.add(middleware: AnswerFinishMiddleware(answerFinish(configuration)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())

@@ -8,8 +8,8 @@ import OnTheMapModel
 /// Follows each request on a connection through its phases, at the level of HTTP parts, and
 /// answers what the router never sees (docs/API.md, "Connections"):
 /// - a request whose head or body takes too long to arrive gets 408 and the connection closes;
-/// - a request the HTTP parser refuses gets a JSON 400 (431 for an over-long head, 501 for an
-///   unknown method) instead of an empty one;
+/// - a request the HTTP parser refuses, its head or its chunked body, gets a JSON 400 (431 for an
+///   over-long head, 501 for an unknown method) instead of an empty one;
 /// - a chunked body whose first chunk alone is over the body limit gets 413 at once;
 /// - the connection registry learns when the connection is idle, so that an idle one can make
 ///   room for a newcomer when the server is full.
@@ -143,8 +143,11 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Errors of reading a request, before the router has it: answer in JSON and close.
-        guard phase == .idle || phase == .readingHead, !responding else {
+        // Errors of reading a request (its head, or a chunked body the parser cannot read) while
+        // nothing has answered it: answer in JSON and close. The error goes no further, so
+        // the router, which may be reading that body, never answers it too; its handler meets the
+        // closed connection. A request already answered, or being answered, is only closed.
+        guard phase != .handling, !responding, !answeredEarly else {
             context.fireErrorCaught(error)
             return
         }

@@ -51,7 +51,7 @@ struct IdempotentRequest {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw kind == .idempotencyKey ? .invalidIdempotencyKey : .invalidParseRequestID
         }
-        let credential = [request.headers[.authorization] ?? "", request.cookies[SessionCookies.sessionName]?.value ?? ""]
+        let credential = [request.headers[.authorization] ?? "", SessionCookies.sessionToken(in: request) ?? ""]
         // The kind too: the same text as either header is two keys.
         let scoped = credential.joined(separator: "\n") + "\n" + kind.rawValue + "\n" + key
         lookup = Identifiers.hex(SHA256.hash(data: Array(("lookup\n" + scoped).utf8)))

@@ -21,11 +21,13 @@ enum RequestLog {
 
 /// What a logged URI must not show: the `{id}` of `/v1/users/{id}` and `/api/users/{id}`, which
 /// legacy apps fill with their session id, anything shaped like a session token (32 or more
-/// hexadecimal characters) anywhere in the path or query, and the values of the query parameters a
-/// provider's sign-in passes through the browser (`code`, `state`).
+/// hexadecimal characters) anywhere in the path or query, the values of the query parameters a
+/// provider's sign-in passes through the browser (`code`, `state`), and free text that may be
+/// where a student lives: what they asked the geocoder (`q`) and what they searched the list for
+/// (`where`, which may name a `mapString`).
 enum LogRedaction {
     static let mark = "[redacted]"
-    static let secretParameters: Set<Substring> = ["code", "state"]
+    static let secretParameters: Set<Substring> = ["code", "state", "q", "where"]
 
     static func uri(_ uri: String) -> String {
         let redacted = pathAndTokens(uri)

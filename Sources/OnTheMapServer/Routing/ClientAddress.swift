@@ -8,17 +8,14 @@ protocol ClientAddressRule: Sendable {
     func address(of request: Request, peer: SocketAddress?) -> String
 }
 
-/// The socket peer, or the first hop of `X-Forwarded-For` when the operator says a trusted reverse
-/// proxy sits in front (`--trust-proxy`).
+/// The socket peer, or, when the peer is one of the reverse proxies the operator trusts
+/// (`--trust-proxy`), the rightmost hop of `X-Forwarded-For` that is not (`TrustedProxies`).
 struct ProxyRule: ClientAddressRule {
-    let trustForwardedFor: Bool
+    let trusted: TrustedProxies
 
     func address(of request: Request, peer: SocketAddress?) -> String {
-        if trustForwardedFor, let forwarded = request.headers[.xForwardedFor],
-           let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty {
-            return first
-        }
-        return peer?.ipAddress ?? "unknown"
+        guard !trusted.isEmpty else { return peer?.ipAddress ?? "unknown" }
+        return trusted.client(peer: peer?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
     }
 }
 
@@ -32,7 +29,7 @@ struct RequestFactsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         context.facts.begin(
-            clientAddress: addresses.address(of: request, peer: context.remoteAddress),
+            clientAddress: AddressGroup.of(addresses.address(of: request, peer: context.remoteAddress)),
             request: request, authenticator: authenticator)
         return try await next(request, context)
     }

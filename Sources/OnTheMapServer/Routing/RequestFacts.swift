@@ -2,7 +2,8 @@ import Hummingbird
 import NIOConcurrencyHelpers
 
 /// What is known about one request, worked out once and read by everything after: the client's
-/// address (filled by `RequestFactsMiddleware`), the path family (set by the route group that
+/// address as every per-address bound counts it (an IPv6 address by its /64, `AddressGroup`;
+/// filled by `RequestFactsMiddleware`), the path family (set by the route group that
 /// matched), and the caller (looked up on first use). One request's middleware and handler run one
 /// after another, so the lock is never contended; it is there because the context is `Sendable`.
 final class RequestFacts: Sendable {

@@ -38,7 +38,7 @@ struct SignInController: Sendable {
         let callback = SignInService.Callback(
             state: query["state"].map(String.init), code: query["code"].map(String.init), error: query["error"].map(String.init),
             errorDescription: query["error_description"].map(String.init),
-            browserState: request.cookies[SessionCookies.pendingSignInName]?.value)
+            browserState: SessionCookies.pendingSignIn(in: request))
         do {
             let session = try await service.finish(provider: id, callback)
             context.logger.info("Signed in with provider", metadata: ["provider": .string(id), "account": .string(session.account.key)])

@@ -46,12 +46,14 @@ struct TestServer {
         configuration.signUpWindowSeconds = 3600
         configuration.openWritesWindowSeconds = 3600
         configuration.geocodeRateWindowSeconds = 3600
+        configuration.accountLoginFailureWindowSeconds = 3600
+        configuration.passwordResetWindowSeconds = 3600
         configure(&configuration)
         // Addresses come from X-Forwarded-For (throttling tests) while the edge still limits
         // connections per TCP peer, as it does without --trust-proxy.
         let parts = AppParts(
             hasher: hasher, geocoder: geocoder, lanes: lanes,
-            addresses: addresses ?? ProxyRule(trustForwardedFor: true), precompressWebClient: false, clock: clock)
+            addresses: addresses ?? ProxyRule(trusted: .loopback), precompressWebClient: false, clock: clock)
         let logger = testLogger ?? .quiet
         try await TestDatabase.withFresh { fresh in
             let database = try await fresh.open(readBudget: readBudget, logger: logger)
