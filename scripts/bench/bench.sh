@@ -5,6 +5,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 http="$("$root/scripts/bench/bench-http.sh" "$root/.build/release/onthemap")"
 data_path="$("$root/scripts/bench/bench-data-path.sh" "$root/.build/release/onthemap")"
 edge="$("$root/scripts/bench/bench-edge.sh" "$root/.build/release/onthemap")"
+hostile="$("$root/scripts/bench/bench-hostile-json.sh" "$root/.build/release/onthemap")"
 cluster="$("$root/scripts/bench/bench-cluster.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
@@ -25,6 +26,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$data_path"
     echo
     echo "$edge"
+    echo
+    echo "$hostile"
     echo
     echo "$cluster"
     echo
