@@ -7,12 +7,16 @@ public struct SessionRecord: Sendable, Equatable {
     public var createdAt: Int64
     /// Microseconds since the epoch.
     public var expiresAt: Int64
+    /// When the session ends unless it is used before (microseconds); moved on as it is used.
+    /// nil for a session made before sessions had an idle bound: its first use sets one.
+    public var idleExpiresAt: Int64?
 
-    public init(tokenHash: String, accountKey: String, createdAt: Int64, expiresAt: Int64) {
+    public init(tokenHash: String, accountKey: String, createdAt: Int64, expiresAt: Int64, idleExpiresAt: Int64? = nil) {
         self.tokenHash = tokenHash
         self.accountKey = accountKey
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.idleExpiresAt = idleExpiresAt
     }
 }
 

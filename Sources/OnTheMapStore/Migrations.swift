@@ -310,6 +310,11 @@ enum Schema {
             "CREATE INDEX idempotency_keys_by_address ON idempotency_keys (address)",
             "CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), digest \(d.text) NOT NULL, recorded_at BIGINT NOT NULL)",
         ]},
+        // A session also ends when unused for a while (`--session-idle-days`): the bound moves on
+        // as the session is used. Sessions from before have none until their next use.
+        Migration(version: 14, name: "sessions: an idle bound") { _ in [
+            "ALTER TABLE sessions ADD COLUMN idle_expires_at BIGINT",
+        ]},
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -19,12 +19,33 @@ public protocol AccountStore: Sendable {
 /// Login sessions, stored by the hash of their token.
 public protocol SessionStore: Sendable {
     func insertSession(_ session: SessionRecord) async throws
-    /// The account whose session this is, if the session exists and has not expired at `now`
-    /// (microseconds): one read for what every request that carries a session asks.
-    func account(sessionTokenHash: String, now: Int64) async throws -> Account?
+    /// The account whose session this is and when the session's idle bound falls, if the session
+    /// exists and has not expired, nor gone unused past that bound, at `now` (microseconds): one
+    /// read for what every request that carries a session asks.
+    func session(tokenHash: String, now: Int64) async throws -> LiveSession?
+    /// Moves a session's idle bound to `until` (microseconds).
+    func extendSessionIdle(tokenHash: String, until: Int64) async throws
     func deleteSession(tokenHash: String) async throws
     /// Drops sessions that expired before `now`; returns how many.
     func deleteExpiredSessions(now: Int64) async throws -> Int
+}
+
+/// A session found live: whose it is, and when it ends unless used (nil: not set yet).
+public struct LiveSession: Sendable, Equatable {
+    public let account: Account
+    public let idleExpiresAt: Int64?
+
+    public init(account: Account, idleExpiresAt: Int64?) {
+        self.account = account
+        self.idleExpiresAt = idleExpiresAt
+    }
+}
+
+extension SessionStore {
+    /// The account of a live session (`session(tokenHash:now:)`).
+    public func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
+        try await session(tokenHash: sessionTokenHash, now: now)?.account
+    }
 }
 
 /// Student locations.

@@ -111,18 +111,25 @@ extension SQLStore: SessionStore {
     public func insertSession(_ session: SessionRecord) async throws {
         try await writer.perform(WriteUnit([
             SQLQueryString("""
-                INSERT INTO sessions (token_hash, account_key, created_at, expires_at)
-                VALUES (\(bind: session.tokenHash), \(bind: session.accountKey), \(bind: session.createdAt), \(bind: session.expiresAt))
+                INSERT INTO sessions (token_hash, account_key, created_at, expires_at, idle_expires_at)
+                VALUES (\(bind: session.tokenHash), \(bind: session.accountKey), \(bind: session.createdAt), \(bind: session.expiresAt),
+                        \(bind: session.idleExpiresAt))
                 """),
             SQLQueryString("UPDATE accounts SET last_login_at = \(bind: session.createdAt / 1000) WHERE key = \(bind: session.accountKey)"),
         ]) { _ in ((), []) })
     }
 
-    public func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
+    public func session(tokenHash: String, now: Int64) async throws -> LiveSession? {
         try await reader.raw("""
-            SELECT \(unsafeRaw: Self.qualifiedAccountColumns) FROM sessions JOIN accounts ON accounts.key = sessions.account_key
-            WHERE sessions.token_hash = \(bind: sessionTokenHash) AND sessions.expires_at > \(bind: now)
-            """).first().map(Self.account(from:))
+            SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at
+            FROM sessions JOIN accounts ON accounts.key = sessions.account_key
+            WHERE sessions.token_hash = \(bind: tokenHash) AND sessions.expires_at > \(bind: now)
+            AND (sessions.idle_expires_at IS NULL OR sessions.idle_expires_at > \(bind: now))
+            """).first().map { LiveSession(account: try Self.account(from: $0), idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at")) }
+    }
+
+    public func extendSessionIdle(tokenHash: String, until: Int64) async throws {
+        try await writer.run(SQLQueryString("UPDATE sessions SET idle_expires_at = \(bind: until) WHERE token_hash = \(bind: tokenHash)"))
     }
 
     public func deleteSession(tokenHash: String) async throws {
@@ -130,7 +137,8 @@ extension SQLStore: SessionStore {
     }
 
     public func deleteExpiredSessions(now: Int64) async throws -> Int {
-        try await writer.run(SQLQueryString("DELETE FROM sessions WHERE expires_at <= \(bind: now) RETURNING token_hash")).count
+        try await writer.run(SQLQueryString(
+            "DELETE FROM sessions WHERE expires_at <= \(bind: now) OR idle_expires_at <= \(bind: now) RETURNING token_hash")).count
     }
 }
 

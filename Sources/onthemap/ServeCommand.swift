@@ -54,6 +54,11 @@ struct ServeCommand: AsyncParsableCommand {
         "How long a login lasts, in days (env ONTHEMAP_SESSION_DAYS; default 30).", valueName: "days"))
     var sessionDays: String?
 
+    @Option(name: .customLong("session-idle-days"), help: ArgumentHelp(
+        "How long a login lasts unused, in days; each use moves it on, within --session-days (env ONTHEMAP_SESSION_IDLE_DAYS; default 14).",
+        valueName: "days"))
+    var sessionIdleDays: String?
+
     @Option(name: .customLong("max-list-limit"), help: ArgumentHelp(
         "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
     var maxListLimit: String?
@@ -239,6 +244,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
         configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")
             .value(sessionDays, default: configuration.sessionLifetimeSeconds, expected: "a whole number of days from 1 to 3650") {
+                Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }
+            }
+        configuration.sessionIdleSeconds = try Setting(flag: "--session-idle-days", variable: "ONTHEMAP_SESSION_IDLE_DAYS")
+            .value(sessionIdleDays, default: configuration.sessionIdleSeconds, expected: "a whole number of days from 1 to 3650") {
                 Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }
             }
         configuration.maxListLimit = try Setting(flag: "--max-list-limit", variable: "ONTHEMAP_MAX_LIST_LIMIT")

@@ -41,7 +41,8 @@ import Testing
             // A device cookie of another account, or a forged one, vouches for nothing.
             let other = try await server.signUp()
             let otherDevice = try #require(try await server.send(.post, "/v1/session", body: Self.login(other.email, other.password)).setCookies["otm_device"])
-            for forged in [otherDevice, owner.key + ".00.00", device.dropLast() + "0"] {
+            let tampered = device.dropLast() + (device.hasSuffix("0") ? "1" : "0")
+            for forged in [otherDevice, owner.key + ".00.00", tampered] {
                 let refused = try await server.send(.post, "/v1/session", body: Self.login(owner.email, owner.password),
                                                     headers: Self.from("192.0.2.78", [.cookie: "otm_device=\(forged)"]))
                 #expect(refused.status == .tooManyRequests, "\(forged)")

@@ -154,6 +154,22 @@ import Testing
         }
     }
 
+    /// Issue 40: a reset link is on the configured public URL, or a bare path; never on the host a
+    /// request names, which a forged `Host` would turn into a link to someone else's site.
+    @Test func aResetLinkNeverTakesTheRequestsHost() async throws {
+        for (publicURL, prefix) in [(nil, "/#/reset/"), ("https://map.example.org", "https://map.example.org/#/reset/")] {
+            // Live: the request's authority is the Host header it was sent with.
+            try await TestServer.run(configure: { $0.publicURL = publicURL.flatMap(PublicURL.init) }, live: true) { server in
+                let (admin, student, _) = try await Self.course(server)
+                let issued = try await server.send(.post, "/v1/admin/accounts/\(student.key)/password-reset",
+                                                   headers: admin.bearerHeader + [HTTPField.Name("Host")!: "evil.example.com"])
+                #expect(issued.status == .created)
+                let url = try #require(try issued.object()["url"] as? String)
+                #expect(url.hasPrefix(prefix) && !url.contains("evil"), "\(url)")
+            }
+        }
+    }
+
     @Test func aResetLinkSetsANewPasswordOnce() async throws {
         try await TestServer.run { server in
             let (admin, student, _) = try await Self.course(server)

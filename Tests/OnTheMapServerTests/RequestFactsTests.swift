@@ -66,10 +66,11 @@ import Testing
         init(account: Account?) { self.account = account }
 
         func insertSession(_ session: SessionRecord) async throws {}
-        func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
+        func session(tokenHash: String, now: Int64) async throws -> LiveSession? {
             lookups.withLockedValue { $0 += 1 }
-            return account
+            return account.map { LiveSession(account: $0, idleExpiresAt: now + 86_400_000_000) }
         }
+        func extendSessionIdle(tokenHash: String, until: Int64) async throws {}
         func deleteSession(tokenHash: String) async throws {}
         func deleteExpiredSessions(now: Int64) async throws -> Int { 0 }
     }

@@ -236,3 +236,21 @@ actor CountingHasher: PasswordHasher {
         return hash == "hashed:" + password
     }
 }
+
+/// Issue 40, item 5: a login also ends when unused for `sessionIdleSeconds`; using it moves that
+/// bound on (written at most once an hour), within the absolute lifetime.
+@Suite struct SessionIdleTests {
+    @Test func anUnusedLoginEndsAndAUsedOneLives() async throws {
+        let time = ClockTests.MovableClock()
+        try await TestServer.run(configure: { $0.sessionIdleSeconds = 2 * 86_400 }, clock: time.clock) { server in
+            let (used, unused) = (try await server.signUp(), try await server.signUp())
+            for _ in 0..<3 {
+                time.advance(days: 1)
+                #expect(try await server.send(.get, "/v1/me", headers: used.bearerHeader).status == .ok)
+            }
+            #expect(try await server.send(.get, "/v1/me", headers: unused.bearerHeader).status == .unauthorized, "3 days unused")
+            time.advance(days: 3)
+            #expect(try await server.send(.get, "/v1/me", headers: used.bearerHeader).status == .unauthorized, "3 days unused")
+        }
+    }
+}

@@ -28,6 +28,8 @@ struct AccountService: Sendable {
     /// Sign-ups per client address: each costs a bcrypt hash, so a flood would eat CPU.
     let signUps: any RateLimiter
     let sessionLifetimeSeconds: Int64
+    /// A session unused this long has ended.
+    let sessionIdleSeconds: Int64
     let clock: WallClock
 
     /// A new session: the raw token for the client and when it expires (microseconds), and, after
@@ -153,7 +155,8 @@ struct AccountService: Sendable {
         let now = clock.nowMicros()
         let expiresAt = now + sessionLifetimeSeconds * 1_000_000
         try await sessions.insertSession(
-            SessionRecord(tokenHash: SessionToken.hash(token), accountKey: account.key, createdAt: now, expiresAt: expiresAt))
+            SessionRecord(tokenHash: SessionToken.hash(token), accountKey: account.key, createdAt: now, expiresAt: expiresAt,
+                          idleExpiresAt: now + sessionIdleSeconds * 1_000_000))
         return IssuedSession(account: account, token: token, expiresAt: expiresAt)
     }
 }

@@ -40,15 +40,25 @@ struct SessionCredential: Sendable, Equatable {
 
 /// Finds the account behind a session token. A request's caller is looked up through its context
 /// (`AppRequestContext.caller()`), only by the routes that need it, so the hot list read costs no
-/// database query.
+/// database query. A session unused for `idleSeconds` has ended; using it moves that bound on,
+/// written at most once per `idleRefreshSeconds` so that a busy student costs a write an hour,
+/// not one per request.
 struct SessionAuthenticator: Sendable {
     let sessions: any SessionStore
     let clock: WallClock
+    var idleSeconds: Int64 = AppConfiguration().sessionIdleSeconds
+    var idleRefreshSeconds: Int64 = 3600
 
     /// The account holding session `token`, if it is live.
     func caller(token: String, viaCookie: Bool) async throws -> Caller? {
-        guard let account = try await sessions.account(sessionTokenHash: SessionToken.hash(token), now: clock.nowMicros()),
-              !account.isDisabled else { return nil }
-        return Caller(account: account, token: token, viaCookie: viaCookie)
+        let now = clock.nowMicros()
+        let tokenHash = SessionToken.hash(token)
+        guard let session = try await sessions.session(tokenHash: tokenHash, now: now), !session.account.isDisabled else { return nil }
+        let bound = now + idleSeconds * 1_000_000
+        if (session.idleExpiresAt ?? 0) < bound - idleRefreshSeconds * 1_000_000 {
+            // The request goes on if this fails: the session was live, and the next use tries again.
+            try? await sessions.extendSessionIdle(tokenHash: tokenHash, until: bound)
+        }
+        return Caller(account: session.account, token: token, viaCookie: viaCookie)
     }
 }

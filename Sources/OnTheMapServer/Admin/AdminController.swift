@@ -8,7 +8,8 @@ struct AdminController: Sendable {
     static let basePath = "/v1/admin"
     let service: AdminService
     let locations: any LocationStore
-    /// Where reset links point: the configured public origin, else the request's own host.
+    /// Where reset links point: the configured public origin, never a host the request names
+    /// (a forged `Host` would send the student's new password elsewhere).
     let publicURL: PublicURL?
 
     /// `admin` is the group under `basePath` behind `AdminGuard`.
@@ -44,9 +45,10 @@ struct AdminController: Sendable {
     }
 
     /// A one-time link the admin passes on; it lets the student choose a new password for 72 hours.
+    /// Without `--public-url` it is a path, which the admin area completes with its own origin.
     @Sendable func passwordReset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: try await context.admin)
-        let origin = publicURL?.origin ?? request.head.authority.map { "http://\($0)" } ?? ""
+        let origin = publicURL?.origin ?? ""
         return try JSONResponse.make(["url": "\(origin)/#/reset/\(token)", "expiresAt": WireTime.formatMillis(expiresAt)], status: .created)
     }
 

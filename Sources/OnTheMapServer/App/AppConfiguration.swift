@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     public var publicURL: PublicURL?
     /// How long a login lasts.
     public var sessionLifetimeSeconds: Int64 = 30 * 24 * 3600
+    /// How long a login lasts unused: each use moves this bound on (within the lifetime above).
+    public var sessionIdleSeconds: Int64 = 14 * 24 * 3600
     /// `limit` values above this are clamped.
     public var maxListLimit = 1000
     /// `skip` values above this are a 400: the database walks over every skipped row.

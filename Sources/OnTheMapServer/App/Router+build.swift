@@ -13,7 +13,7 @@ func buildRouter(
     let geocoder = parts.geocoder ?? GeocoderState.loadingInBackground(logger: logger)
     let hasher = parts.hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
     let cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
-    let authenticator = SessionAuthenticator(sessions: store, clock: clock)
+    let authenticator = SessionAuthenticator(sessions: store, clock: clock, idleSeconds: configuration.sessionIdleSeconds)
     let accounts = AccountService(
         accounts: store, sessions: store, hasher: hasher,
         hashing: WorkLane(
@@ -29,7 +29,7 @@ func buildRouter(
         resetFailures: limits.limiter(
             "password-reset", limit: configuration.passwordResetFailuresPerAddress, windowSeconds: configuration.passwordResetWindowSeconds),
         signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
-        sessionLifetimeSeconds: configuration.sessionLifetimeSeconds, clock: clock)
+        sessionLifetimeSeconds: configuration.sessionLifetimeSeconds, sessionIdleSeconds: configuration.sessionIdleSeconds, clock: clock)
     let hub = LocationEventHub(store: store, logger: logger)
     store.changes.subscribe { change in
         // A lost change channel ends the streams, but keeps the cached list: it still answers

@@ -185,7 +185,8 @@ export class AdminScreen {
   accountItem(account) {
     const name = displayName(account);
     const reset = this.action('admin.resetLink', () => adminApi.passwordReset(account.key), {
-      done: (answer) => msg('admin.resetLinkMade', { email: account.email, hours: RESET_LINK_HOURS, url: answer.url }),
+      // Without a configured public URL the server gives a path: this page's origin completes it.
+      done: (answer) => msg('admin.resetLinkMade', { email: account.email, hours: RESET_LINK_HOURS, url: new URL(answer.url, window.location.href).href }),
     });
     const pin = account.location;
     return el('li', { class: 'admin-item', 'data-key': account.key },
