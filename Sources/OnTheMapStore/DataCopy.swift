@@ -52,7 +52,7 @@ public enum DataCopy {
         Table("account_identities", [("provider", .text), ("subject", .text), ("account_key", .text), ("email", .text), ("linked_at", .integer)],
               keyColumns: 2),
         Table("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer),
-                           ("idle_expires_at", .optionalInteger)]),
+                           ("idle_expires_at", .optionalInteger), ("confirmed_at", .optionalInteger)]),
         Table("student_locations", SQLStore.LocationColumn.allCases.map { column in
             let kind: ColumnKind = switch column {
             case .ownerKey: .optionalText

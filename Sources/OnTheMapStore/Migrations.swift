@@ -311,9 +311,11 @@ enum Schema {
             "CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), digest \(d.text) NOT NULL, recorded_at BIGINT NOT NULL)",
         ]},
         // A session also ends when unused for a while (`--session-idle-days`): the bound moves on
-        // as the session is used. Sessions from before have none until their next use.
-        Migration(version: 14, name: "sessions: an idle bound") { _ in [
+        // as the session is used. Sessions from before have none until their next use. And when
+        // its holder last typed their password again (an admin changing accounts must have).
+        Migration(version: 14, name: "sessions: an idle bound, the password confirmed") { _ in [
             "ALTER TABLE sessions ADD COLUMN idle_expires_at BIGINT",
+            "ALTER TABLE sessions ADD COLUMN confirmed_at BIGINT",
         ]},
     ]
 

@@ -25,19 +25,26 @@ public protocol SessionStore: Sendable {
     func session(tokenHash: String, now: Int64) async throws -> LiveSession?
     /// Moves a session's idle bound to `until` (microseconds).
     func extendSessionIdle(tokenHash: String, until: Int64) async throws
+    /// Records that the session's holder typed their password again at `at` (microseconds).
+    func confirmSessionPassword(tokenHash: String, at: Int64) async throws
     func deleteSession(tokenHash: String) async throws
     /// Drops sessions that expired before `now`; returns how many.
     func deleteExpiredSessions(now: Int64) async throws -> Int
 }
 
-/// A session found live: whose it is, and when it ends unless used (nil: not set yet).
+/// A session found live: whose it is, when it ends unless used (nil: not set yet), and when its
+/// holder last proved they know the password: at its login, or by typing it again (microseconds).
 public struct LiveSession: Sendable, Equatable {
     public let account: Account
     public let idleExpiresAt: Int64?
+    public let createdAt: Int64
+    public let confirmedAt: Int64?
 
-    public init(account: Account, idleExpiresAt: Int64?) {
+    public init(account: Account, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil) {
         self.account = account
         self.idleExpiresAt = idleExpiresAt
+        self.createdAt = createdAt
+        self.confirmedAt = confirmedAt
     }
 }
 

@@ -121,11 +121,20 @@ extension SQLStore: SessionStore {
 
     public func session(tokenHash: String, now: Int64) async throws -> LiveSession? {
         try await reader.raw("""
-            SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at
+            SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at,
+                sessions.created_at AS session_created_at, sessions.confirmed_at AS confirmed_at
             FROM sessions JOIN accounts ON accounts.key = sessions.account_key
             WHERE sessions.token_hash = \(bind: tokenHash) AND sessions.expires_at > \(bind: now)
             AND (sessions.idle_expires_at IS NULL OR sessions.idle_expires_at > \(bind: now))
-            """).first().map { LiveSession(account: try Self.account(from: $0), idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at")) }
+            """).first().map {
+                LiveSession(
+                    account: try Self.account(from: $0), idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at"),
+                    createdAt: try $0.decode(column: "session_created_at", as: Int64.self), confirmedAt: try $0.optionalInt64(column: "confirmed_at"))
+            }
+    }
+
+    public func confirmSessionPassword(tokenHash: String, at: Int64) async throws {
+        try await writer.run(SQLQueryString("UPDATE sessions SET confirmed_at = \(bind: at) WHERE token_hash = \(bind: tokenHash)"))
     }
 
     public func extendSessionIdle(tokenHash: String, until: Int64) async throws {

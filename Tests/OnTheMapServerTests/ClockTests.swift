@@ -13,7 +13,8 @@ import Testing
         var clock: WallClock {
             WallClock { [offsetMicros] in WallClock.system.nowMicros() + offsetMicros.withLockedValue { $0 } }
         }
-        func advance(days: Int64) { offsetMicros.withLockedValue { $0 += days * 86_400_000_000 } }
+        func advance(days: Int64) { advance(seconds: days * 86_400) }
+        func advance(seconds: Int64) { offsetMicros.withLockedValue { $0 += seconds * 1_000_000 } }
     }
 
     @Test func aSessionEndsWhenTheServersClockPassesItsLifetime() async throws {

@@ -71,6 +71,7 @@ import Testing
             return account.map { LiveSession(account: $0, idleExpiresAt: now + 86_400_000_000) }
         }
         func extendSessionIdle(tokenHash: String, until: Int64) async throws {}
+        func confirmSessionPassword(tokenHash: String, at: Int64) async throws {}
         func deleteSession(tokenHash: String) async throws {}
         func deleteExpiredSessions(now: Int64) async throws -> Int { 0 }
     }

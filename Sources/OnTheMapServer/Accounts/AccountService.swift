@@ -144,6 +144,27 @@ struct AccountService: Sendable {
         }
     }
 
+    /// The caller types their password again (an admin about to change accounts): checked as a
+    /// login is, throttled with its (email, address) pair, and recorded on the session.
+    func confirmPassword(_ password: String, for caller: Caller, clientAddress: String) async throws {
+        guard caller.account.hasPassword else {
+            throw APIError(status: 403, code: ParseErrorCode.operationForbidden,
+                           message: "This account signs in with a provider and has no password: sign in again to confirm it is you.")
+        }
+        let throttleKey = caller.account.email + "\u{0}" + clientAddress
+        let ticket = try await loginFailures.admit(throttleKey, tooMany: "failed logins")
+        let matches: Bool
+        do {
+            matches = try await hashing.run(key: clientAddress) { try await hasher.verify(password, against: caller.account.passwordHash) }
+        } catch {
+            await loginFailures.cancel(ticket)
+            throw error
+        }
+        guard matches else { throw APIError.invalidCredentials }
+        await loginFailures.cancel(ticket)
+        try await sessions.confirmSessionPassword(tokenHash: SessionToken.hash(caller.token), at: clock.nowMicros())
+    }
+
     /// Ends the session with this token (nothing happens when it has already ended).
     func logOut(token: String) async throws {
         try await sessions.deleteSession(tokenHash: SessionToken.hash(token))

@@ -10,6 +10,14 @@ struct Caller: Sendable {
     /// True when the token came from the cookie rather than `Authorization: Bearer`: only then can
     /// a browser have attached it on another site's behalf, so only then do cross-site rules apply.
     let viaCookie: Bool
+    /// When the session's holder last proved they know the password: its login, or typing it
+    /// again (microseconds).
+    var passwordProvedAt: Int64 = 0
+
+    /// Whether the password was proved within `seconds` of `now` (microseconds).
+    func provedPassword(within seconds: Int64, of now: Int64) -> Bool {
+        passwordProvedAt >= now - seconds * 1_000_000
+    }
 }
 
 /// The session token a request carries: `Authorization: Bearer <token>` first, else the cookie.
@@ -59,6 +67,7 @@ struct SessionAuthenticator: Sendable {
             // The request goes on if this fails: the session was live, and the next use tries again.
             try? await sessions.extendSessionIdle(tokenHash: tokenHash, until: bound)
         }
-        return Caller(account: session.account, token: token, viaCookie: viaCookie)
+        return Caller(
+            account: session.account, token: token, viaCookie: viaCookie, passwordProvedAt: max(session.createdAt, session.confirmedAt ?? 0))
     }
 }

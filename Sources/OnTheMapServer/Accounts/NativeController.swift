@@ -13,6 +13,7 @@ struct NativeController: Sendable {
     func addRoutes(to routes: FamilyGroup) {
         routes.resource("/v1/accounts", [.post(signUp, .sameOrigin)])
         routes.resource("/v1/me", [.get(me)])
+        routes.resource("/v1/me/confirm-password", [.post(confirmPassword, .sessionWrites)])
         routes.resource("/healthz", [.get { _, _ in try JSONResponse.make(["status": "ok"]) }])
         routes.resource("/readyz", [.get(ready)])
     }
@@ -30,6 +31,16 @@ struct NativeController: Sendable {
         let caller = try await context.requireCaller()
         let owned = try await locations.location(ownerKey: caller.account.key)
         return try JSONResponse.make(MeBody(account: .init(caller.account), location: Nullable(owned?.location), locationHidden: owned?.isHidden ?? false))
+    }
+
+    /// `{"password"}`: the caller proves again that they know it (an admin about to change accounts).
+    @Sendable func confirmPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try await context.requireCaller()
+        guard case .string(let password)? = try await RequestJSON.value(of: request).object?["password"], !password.isEmpty else {
+            throw APIError.validation("password", "password is missing.")
+        }
+        try await accounts.confirmPassword(password, for: caller, clientAddress: context.clientAddress)
+        return try JSONResponse.make(["status": "ok"])
     }
 
     /// Ready when the database answers and the geocoder has loaded.

@@ -11,6 +11,9 @@ struct AdminController: Sendable {
     /// Where reset links point: the configured public origin, never a host the request names
     /// (a forged `Host` would send the student's new password elsewhere).
     let publicURL: PublicURL?
+    /// How recently an admin must have proved their password to change an account.
+    let confirmationSeconds: Int64
+    let clock: WallClock
 
     /// `admin` is the group under `basePath` behind `AdminGuard`.
     func addRoutes(to admin: FamilyGroup) {
@@ -34,7 +37,7 @@ struct AdminController: Sendable {
 
     /// `{"isAdmin": Bool}` and/or `{"disabled": Bool}`.
     @Sendable func changeAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let admin = try await context.admin
+        let admin = try await context.admin(provedPasswordWithin: confirmationSeconds, clock: clock)
         let key = try Self.parameter("key", context)
         let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["isAdmin", "disabled"])
         var account: Account?
@@ -47,7 +50,8 @@ struct AdminController: Sendable {
     /// A one-time link the admin passes on; it lets the student choose a new password for 72 hours.
     /// Without `--public-url` it is a path, which the admin area completes with its own origin.
     @Sendable func passwordReset(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: try await context.admin)
+        let admin = try await context.admin(provedPasswordWithin: confirmationSeconds, clock: clock)
+        let (token, expiresAt) = try await service.issuePasswordReset(try Self.parameter("key", context), by: admin)
         let origin = publicURL?.origin ?? ""
         return try JSONResponse.make(["url": "\(origin)/#/reset/\(token)", "expiresAt": WireTime.formatMillis(expiresAt)], status: .created)
     }

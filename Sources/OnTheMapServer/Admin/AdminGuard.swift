@@ -22,4 +22,12 @@ extension AppRequestContext {
             return caller.account
         }
     }
+
+    /// The admin, who must have proved their password (logged in, or typed it again) within
+    /// `seconds`: a session left open on a shared computer cannot change accounts.
+    func admin(provedPasswordWithin seconds: Int64, clock: WallClock) async throws -> Account {
+        guard let caller = try await caller(), caller.account.isAdmin else { throw APIError.adminOnly }
+        guard caller.provedPassword(within: seconds, of: clock.nowMicros()) else { throw APIError.passwordConfirmationRequired }
+        return caller.account
+    }
 }

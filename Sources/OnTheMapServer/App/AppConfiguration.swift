@@ -21,6 +21,9 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetimeSeconds: Int64 = 30 * 24 * 3600
     /// How long a login lasts unused: each use moves this bound on (within the lifetime above).
     public var sessionIdleSeconds: Int64 = 14 * 24 * 3600
+    /// An admin changes accounts only within this long of proving their password (logging in, or
+    /// typing it again).
+    public var adminPasswordConfirmationSeconds: Int64 = 10 * 60
     /// `limit` values above this are clamped.
     public var maxListLimit = 1000
     /// `skip` values above this are a 400: the database walks over every skipped row.

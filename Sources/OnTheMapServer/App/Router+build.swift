@@ -80,7 +80,9 @@ func buildRouter(
         upstreamCache: UpstreamCache(), limiter: limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)
     ).addRoutes(to: native)
     ReportController(store: store, accounts: accounts, clock: clock).addRoutes(to: native)
-    AdminController(service: AdminService(store: store, clock: clock), locations: store, publicURL: configuration.publicURL)
+    AdminController(
+        service: AdminService(store: store, clock: clock), locations: store, publicURL: configuration.publicURL,
+        confirmationSeconds: configuration.adminPasswordConfirmationSeconds, clock: clock)
         .addRoutes(to: family(.native, path: AdminController.basePath, behind: [AdminGuard()]))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(
