@@ -78,9 +78,11 @@ export async function cancel(key) {
   return true;
 }
 
-// Keys being sent by this tab, and the one sending run at a time.
+// Keys being sent by this tab, the one sending run at a time, and the run asked for while it went.
 const inFlight = new Set();
 let run = null;
+let followUp = null;
+let asked = null;
 
 /** Whether the post with this key is being sent now. */
 export const isSending = (key) => inFlight.has(key);
@@ -91,10 +93,22 @@ export const isSending = (key) => inFlight.has(key);
  * is dropped: sending it again would be refused again), `onOtherAccount()` when the browser's
  * session turned out to be another account's (logged in from another tab): nothing is sent then.
  * Anything else leaves it waiting. Several tabs may send at once: the key makes the server write it
- * once (Web Locks keep it to one tab where the browser has them).
+ * once (Web Locks keep it to one tab where the browser has them). Asked while a run goes, it runs
+ * again once that run ends (with the last account asked for): the ask may be the network coming
+ * back just as the run failed without it, and the post would wait for the next half-minute try.
  */
 export function sendWaiting(account, hooks) {
-  run ??= (async () => {
+  if (run) {
+    asked = { account, hooks };
+    followUp ??= run.catch(() => {}).then(() => {
+      const next = asked;
+      followUp = null;
+      asked = null;
+      return sendWaiting(next.account, next.hooks);
+    });
+    return followUp;
+  }
+  run = (async () => {
     try {
       const send = () => sendEach(account, hooks);
       if (navigator.locks) await navigator.locks.request('onthemap-outbox', send);
