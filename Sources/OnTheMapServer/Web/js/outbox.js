@@ -70,6 +70,16 @@ export async function waiting(account) {
   return (all || []).filter((entry) => entry.account === account).sort((a, b) => a.createdAt - b.createdAt);
 }
 
+/** Drops every waiting post of the account (the student chose so as they logged out). */
+export async function discardAll(account) {
+  const posts = await waiting(account);
+  await transact('readwrite', (store) => {
+    for (const post of posts) store.delete(post.key);
+    return null;
+  });
+  changed();
+}
+
 /** Drops a waiting post (the student cancelled it); false when it is being sent right now. */
 export async function cancel(key) {
   if (inFlight.has(key)) return false;
