@@ -75,21 +75,12 @@ class AnswerDroppingProxy:
         self.listener.close()
 
 
-class OfflinePosting(BrowserTest):
-    own_server = True
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.driver.execute_cdp_cmd("Network.enable", {})
+class OutboxSteps:
+    """Steps of the tests about posts waiting on the device, for a BrowserTest on a server of its own."""
 
     def network(self, online):
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
-    def tearDown(self):
-        self.network(True)
-        super().tearDown()
 
     def pins_of(self, first):
         with sqlite3.connect(self.server.database) as connection:
@@ -123,6 +114,19 @@ class OfflinePosting(BrowserTest):
 
     def status(self):
         return self.by_id("status").text
+
+
+class OfflinePosting(OutboxSteps, BrowserTest):
+    own_server = True
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+
+    def tearDown(self):
+        self.network(True)
+        super().tearDown()
 
     def test_1_a_post_made_offline_waits_then_goes_once_online(self):
         self.sign_up_and_log_in("Olga", "Offline", "olga.offline@example.com")
@@ -191,7 +195,7 @@ class OfflinePosting(BrowserTest):
         self.assertAlmostEqual(longitude, 36.82, delta=0.3)
 
 
-class LostAnswer(BrowserTest):
+class LostAnswer(OutboxSteps, BrowserTest):
     """The server writes the post, the answer never arrives: sent again with its key, written once."""
     own_server = True
 
@@ -210,7 +214,7 @@ class LostAnswer(BrowserTest):
         self.driver.get(self.proxy.base + "/")
         self.log_in("lars.lost@example.com")
         self.wait_for_map()
-        OfflinePosting.preview(self, "Oslo, Norway", "https://lars.example.com")
+        self.preview("Oslo, Norway", "https://lars.example.com")
         self.by_id("finish-button").click()
         self.visible("app-screen")
         # Kept (the answer was lost), sent again at once, then the student's pin as any other.

@@ -62,9 +62,11 @@ function xsrfToken() {
 /**
  * Sends a request and returns the parsed JSON body; throws ApiError on any failure. `context` names
  * the call for api-errors.js (a 403 at login is wrong credentials; at an admin route, not an admin).
- * A write sent again after its answer was lost carries the same `idempotencyKey` (outbox.js).
+ * A write sent again after its answer was lost carries the same `idempotencyKey` (outbox.js). A
+ * `fresh` answer is the server's own, now: no cached or offline copy, which is a network failure.
+ * `signal` gives up on the request (a network failure too).
  */
-export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null } = {}) {
+export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null, fresh = false, signal } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
@@ -74,12 +76,14 @@ export async function request(method, path, { body, prefixed = false, context = 
   try {
     response = await fetch(path, {
       method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+      cache: fresh ? 'no-store' : 'default', signal,
     });
     text = await response.text();
   } catch {
     throw failureOf(NETWORK_FAILURE);
   }
   if (response.headers.has('X-Offline-Copy')) {
+    if (fresh) throw failureOf(NETWORK_FAILURE);
     const savedAt = new Date(response.headers.get('X-Offline-Copy'));
     const known = Number.isNaN(savedAt.getTime()) ? new Date(0) : savedAt;
     if (!oldestOfflineCopy || known < oldestOfflineCopy) oldestOfflineCopy = known;
@@ -101,14 +105,26 @@ export async function request(method, path, { body, prefixed = false, context = 
   return json;
 }
 
+/**
+ * Runs `work()` holding the session lock, which every login and logout holds too (Web Locks span
+ * the tabs of an origin). The session cookie is shared by every tab: a login in one changes whom
+ * the others' requests are sent as. The outbox asks who the session is and sends a waiting post
+ * holding it, so that no login comes in between. Without Web Locks (plain http off localhost) it
+ * only runs `work()`: the outbox's question then comes just before its send.
+ */
+export function holdingSession(work) {
+  return navigator.locks ? navigator.locks.request('onthemap-session', work) : work();
+}
+
 /** Logs in; wrong credentials are their own kind of failure ('credentials'). */
 export function logIn(email, password) {
-  return request('POST', '/v1/session', { body: { udacity: { username: email, password } }, prefixed: true, context: 'login' });
+  const body = { udacity: { username: email, password } };
+  return holdingSession(() => request('POST', '/v1/session', { body, prefixed: true, context: 'login' }));
 }
 
 /** Creates an account and logs it in. */
 export function signUp(fields) {
-  return request('POST', '/v1/accounts', { body: fields, context: 'signup' });
+  return holdingSession(() => request('POST', '/v1/accounts', { body: fields, context: 'signup' }));
 }
 
 /** Sets a new password with the token of a reset link an admin gave. */
@@ -123,12 +139,17 @@ export function reportPin(objectId, reason) {
 
 /** Ends the session; the server clears both cookies. */
 export function logOut() {
-  return request('DELETE', '/v1/session', { prefixed: true });
+  return holdingSession(() => request('DELETE', '/v1/session', { prefixed: true }));
 }
 
 /** `{account, location}` for the logged-in caller; ApiError 'session' when not logged in. */
 export function me() {
   return request('GET', '/v1/me');
+}
+
+/** The key of the account logged in now, as the server says it (never a saved copy). */
+export async function sessionAccount({ signal } = {}) {
+  return (await request('GET', '/v1/me', { fresh: true, signal })).account.key;
 }
 
 let configRequest = null;
@@ -181,8 +202,8 @@ export function geocode(query) {
  * Creates the caller's pin, or updates it when `objectId` names their existing one; with the
  * same `idempotencyKey` and fields, written once however often it is sent.
  */
-export function saveLocation(objectId, fields, { idempotencyKey = null } = {}) {
-  const options = { body: fields, context: 'location', idempotencyKey };
+export function saveLocation(objectId, fields, { idempotencyKey = null, signal } = {}) {
+  const options = { body: fields, context: 'location', idempotencyKey, signal };
   return objectId
     ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, options)
     : request('POST', '/v1/StudentLocation', options);

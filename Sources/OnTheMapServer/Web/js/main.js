@@ -1,12 +1,13 @@
 // The app shell: which screen shows (from the URL hash), the data behind the map and list, and
 // the top bar's actions.
-import { errorMessage, latestLocations, logOut, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
+import { errorMessage, latestLocations, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
 import { isBusy, setBusy, showMessage } from './dom.js';
 import { chooseLanguage, msg, onLanguageChange, setKey, setLanguage, setText } from './i18n.js';
 import { setUpLanguageSwitches } from './language-switch.js';
 import { LiveView, summary } from './live-view.js';
 import { setUpInstallOffer } from './install-app.js';
+import { setUpLogOut } from './log-out.js';
 import { mapCode } from './map-code.js';
 import { renderPostList } from './post-list.js';
 import { explainSignInFailure, showSignInProviders } from './sign-in-providers.js';
@@ -314,19 +315,7 @@ function setUpSkipLink() {
 function setUpTopBar() {
   byId('refresh-button').addEventListener('click', () => load({ keepView: true }));
   byId('post-button').addEventListener('click', () => { location.hash = '#/post'; });
-  byId('logout-button').addEventListener('click', async () => {
-    const button = byId('logout-button');
-    if (isBusy(button)) return;
-    setBusy(button, true);
-    try {
-      await logOut();
-      loggedOut();
-    } catch (failure) {
-      setStatus(msg('status.stillLoggedIn', { reason: errorMessage(failure) }), { error: true });
-    } finally {
-      setBusy(button, false);
-    }
-  });
+  setUpLogOut({ account: () => state.me && state.me.account.key, loggedOut, setStatus });
   byId('pin-count').addEventListener('change', (event) => {
     state.pinCount = event.target.value;
     load();

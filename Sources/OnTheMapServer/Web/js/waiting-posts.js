@@ -101,6 +101,9 @@ export class WaitingPosts {
       onRefused: (entry, failure) => {
         this.hooks.setStatus(msg('outbox.refused', { place: entry.fields.mapString, reason: errorMessage(failure) }), { error: true });
       },
+      // Someone else logged in on this browser (in another tab): the page becomes theirs, and the
+      // posts wait, on this device, for the student who wrote them.
+      onOtherAccount: () => this.hooks.reload(),
     });
   }
 }

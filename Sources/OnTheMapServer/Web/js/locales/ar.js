@@ -209,6 +209,12 @@ export default {
     'overwrite.cancel': 'إلغاء',
     'overwrite.confirm': 'استبدال',
 
+    'logout.title': 'لم يُرسَل منشورك بعد',
+    'logout.text': 'ما زال منشورك عن «{place}» بانتظار الإرسال على هذا الجهاز. هل تحتفظ به هنا ليُرسَل عند تسجيل دخولك القادم، أم تحذفه؟ في الحالتين سيُسجَّل خروجك.',
+    'logout.stay': 'البقاء مسجَّل الدخول',
+    'logout.discard': 'حذف المنشور',
+    'logout.keep': 'الاحتفاظ به',
+
     'admin.title': 'الإشراف',
     'admin.back': 'العودة إلى الخريطة',
     'admin.tabs.label': 'أقسام الإشراف',

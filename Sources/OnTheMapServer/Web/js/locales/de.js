@@ -184,6 +184,12 @@ export default {
     'overwrite.cancel': 'Abbrechen',
     'overwrite.confirm': 'Ersetzen',
 
+    'logout.title': 'Dein Beitrag wurde noch nicht gesendet',
+    'logout.text': 'Dein Beitrag für „{place}“ wartet noch auf diesem Gerät. Willst du ihn hier behalten, damit er bei deiner nächsten Anmeldung gesendet wird, oder verwerfen? In beiden Fällen wirst du abgemeldet.',
+    'logout.stay': 'Angemeldet bleiben',
+    'logout.discard': 'Verwerfen',
+    'logout.keep': 'Behalten',
+
     'admin.title': 'Verwaltung',
     'admin.back': 'Zur Karte',
     'admin.tabs.label': 'Bereiche der Verwaltung',

@@ -240,6 +240,15 @@ export default {
     'overwrite.cancel': 'Cancel',
     'overwrite.confirm': 'Overwrite',
 
+    // Asked at Log out when the student has a post waiting on this device (outbox). Keep it and
+    // Discard it both log out; Stay logged in (or Escape) does neither.
+    'logout.title': 'Your post hasn’t been sent yet',
+    // {place}: where the waiting post says the student is.
+    'logout.text': 'Your post for “{place}” is still waiting on this device. Keep it here, to be sent when you next log in, or discard it? Either way, you’ll be logged out.',
+    'logout.stay': 'Stay logged in',
+    'logout.discard': 'Discard it',
+    'logout.keep': 'Keep it',
+
     // The admin area, for the map's admins.
     'admin.title': 'Admin',
     'admin.back': 'Back to the map',

@@ -195,6 +195,12 @@ export default {
     'overwrite.cancel': 'Cancelar',
     'overwrite.confirm': 'Reemplazar',
 
+    'logout.title': 'Tu publicación aún no se ha enviado',
+    'logout.text': 'Tu publicación de “{place}” sigue pendiente en este dispositivo. ¿La guardas aquí para que se envíe la próxima vez que inicies sesión, o la descartas? En ambos casos, se cerrará tu sesión.',
+    'logout.stay': 'Mantener la sesión',
+    'logout.discard': 'Descartar',
+    'logout.keep': 'Guardar',
+
     'admin.title': 'Admin',
     'admin.back': 'Volver al mapa',
     'admin.tabs.label': 'Secciones de administración',

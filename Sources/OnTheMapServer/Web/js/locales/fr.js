@@ -200,6 +200,12 @@ export default {
     'overwrite.cancel': 'Annuler',
     'overwrite.confirm': 'Remplacer',
 
+    'logout.title': 'Votre publication n’a pas encore été envoyée',
+    'logout.text': 'Votre publication pour «\u00a0{place}\u00a0» attend toujours sur cet appareil. La conserver ici pour qu’elle soit envoyée à votre prochaine connexion, ou la supprimer\u202f? Dans les deux cas, votre session sera fermée.',
+    'logout.stay': 'Ne pas se déconnecter',
+    'logout.discard': 'Supprimer',
+    'logout.keep': 'Conserver',
+
     'admin.title': 'Admin',
     'admin.back': 'Retour à la carte',
     'admin.tabs.label': 'Sections d’administration',

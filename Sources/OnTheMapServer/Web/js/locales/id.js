@@ -179,6 +179,12 @@ export default {
     'overwrite.cancel': 'Batal',
     'overwrite.confirm': 'Ganti',
 
+    'logout.title': 'Postingan Anda belum terkirim',
+    'logout.text': 'Postingan Anda untuk “{place}” masih menunggu di perangkat ini. Simpan di sini agar dikirim saat Anda masuk lagi, atau buang? Apa pun pilihannya, Anda akan keluar.',
+    'logout.stay': 'Tetap masuk',
+    'logout.discard': 'Buang',
+    'logout.keep': 'Simpan',
+
     'admin.title': 'Admin',
     'admin.back': 'Kembali ke peta',
     'admin.tabs.label': 'Bagian admin',

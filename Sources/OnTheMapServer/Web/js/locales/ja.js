@@ -186,6 +186,12 @@ export default {
     'overwrite.cancel': 'キャンセル',
     'overwrite.confirm': '上書き',
 
+    'logout.title': '投稿はまだ送信されていません',
+    'logout.text': '「{place}」の投稿は、この端末でまだ送信を待っています。この端末に保存して次回ログインしたときに送信しますか？それとも破棄しますか？どちらを選んでもログアウトします。',
+    'logout.stay': 'ログイン状態を維持',
+    'logout.discard': '破棄',
+    'logout.keep': '保存',
+
     'admin.title': '管理',
     'admin.back': '地図に戻る',
     'admin.tabs.label': '管理メニュー',

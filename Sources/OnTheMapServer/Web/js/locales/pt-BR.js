@@ -196,6 +196,12 @@ export default {
     'overwrite.cancel': 'Cancelar',
     'overwrite.confirm': 'Substituir',
 
+    'logout.title': 'Sua publicação ainda não foi enviada',
+    'logout.text': 'Sua publicação de “{place}” ainda está aguardando envio neste dispositivo. Quer guardá-la aqui para que seja enviada quando você entrar de novo, ou descartá-la? Em qualquer caso, você vai sair da conta.',
+    'logout.stay': 'Continuar conectado',
+    'logout.discard': 'Descartar',
+    'logout.keep': 'Guardar',
+
     'admin.title': 'Admin',
     'admin.back': 'Voltar ao mapa',
     'admin.tabs.label': 'Seções da administração',

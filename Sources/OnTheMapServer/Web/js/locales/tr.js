@@ -186,6 +186,12 @@ export default {
     'overwrite.cancel': 'İptal',
     'overwrite.confirm': 'Değiştir',
 
+    'logout.title': 'Gönderiniz henüz gönderilmedi',
+    'logout.text': '“{place}” için gönderiniz bu cihazda hâlâ gönderilmeyi bekliyor. Bir sonraki girişinizde gönderilmek üzere burada saklansın mı, yoksa silinsin mi? Her iki durumda da oturumunuz kapatılacak.',
+    'logout.stay': 'Oturumu açık tut',
+    'logout.discard': 'Sil',
+    'logout.keep': 'Sakla',
+
     'admin.title': 'Yönetim',
     'admin.back': 'Haritaya dön',
     'admin.tabs.label': 'Yönetim bölümleri',

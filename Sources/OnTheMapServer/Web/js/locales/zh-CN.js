@@ -186,6 +186,12 @@ export default {
     'overwrite.cancel': '取消',
     'overwrite.confirm': '覆盖',
 
+    'logout.title': '你的位置还没有发送',
+    'logout.text': '你在“{place}”的位置仍在此设备上等待发送。要把它保留在这里，下次登录时发送，还是丢弃它？无论选择哪一项，你都会退出登录。',
+    'logout.stay': '保持登录',
+    'logout.discard': '丢弃',
+    'logout.keep': '保留',
+
     'admin.title': '管理',
     'admin.back': '返回地图',
     'admin.tabs.label': '管理分区',
