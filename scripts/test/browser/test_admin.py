@@ -9,20 +9,14 @@ from selenium.webdriver.common.by import By
 from browser_case import BrowserTest, PASSWORD
 
 
-class AdminArea(BrowserTest):
-    """A teacher (admin, made with `onthemap user add --admin`) and two students."""
-    own_server = True
-    teacher = "teacher.admin@example.com"
+class AdminSteps:
+    """The steps of an admin in the admin area, for the test classes below."""
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        subprocess.run([cls.server.binary, "user", "add", "--database", cls.server.database, "--email", cls.teacher,
-                        "--first", "Grace", "--last", "Hopper", "--admin"], input=f"{PASSWORD}\n".encode(), check=True, capture_output=True)
-        cls.ada = cls.server.sign_up("Ada", "Lovelace", "ada.admin@example.com")
-        cls.ada_pin = cls.server.post_location(cls.ada, "Lyon, France", "https://ada.example.com", 45.75, 4.85)
-        cls.alan = cls.server.sign_up("Alan", "Turing", "alan.admin@example.com")
-        cls.alan_pin = cls.server.post_location(cls.alan, "Quito, Ecuador", "https://alan.example.com", -0.18, -78.47)
+    def add_admin(cls, email, first, last):
+        """An admin account, made as a server's operator makes one (`onthemap user add --admin`)."""
+        subprocess.run([cls.server.binary, "user", "add", "--database", cls.server.database, "--email", email,
+                        "--first", first, "--last", last, "--admin"], input=f"{PASSWORD}\n".encode(), check=True, capture_output=True)
 
     def log_in_afresh(self, email, password=PASSWORD):
         """A new visit without cookies, logged in as `email`."""
@@ -32,7 +26,7 @@ class AdminArea(BrowserTest):
         self.log_in(email, password)
 
     def open_section(self, section):
-        self.by_id(f"admin-tab-{section}").click()
+        self.visible(f"admin-tab-{section}").click()
         self.wait.until(lambda d: d.find_element(By.ID, "admin-content").get_attribute("data-section") == section
                         and d.find_element(By.ID, "admin-content").get_attribute("aria-busy") is None)
 
@@ -48,6 +42,21 @@ class AdminArea(BrowserTest):
 
     def status(self, containing):
         return self.wait.until(lambda d: containing in d.find_element(By.ID, "admin-status").text)
+
+
+class AdminArea(AdminSteps, BrowserTest):
+    """A teacher (admin, made with `onthemap user add --admin`) and two students."""
+    own_server = True
+    teacher = "teacher.admin@example.com"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.add_admin(cls.teacher, "Grace", "Hopper")
+        cls.ada = cls.server.sign_up("Ada", "Lovelace", "ada.admin@example.com")
+        cls.ada_pin = cls.server.post_location(cls.ada, "Lyon, France", "https://ada.example.com", 45.75, 4.85)
+        cls.alan = cls.server.sign_up("Alan", "Turing", "alan.admin@example.com")
+        cls.alan_pin = cls.server.post_location(cls.alan, "Quito, Ecuador", "https://alan.example.com", -0.18, -78.47)
 
     def test_1_a_student_reports_a_pin_from_its_popup_and_sees_no_admin_area(self):
         self.open_app()
