@@ -1,7 +1,7 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v17';
+const SHELL_CACHE = 'onthemap-shell-v18';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png', '/config.json', '/basemap/index.json', '/basemap/world.json',
@@ -9,7 +9,7 @@ const SHELL_FILES = [
   '/js/i18n.js', '/js/language-switch.js', '/js/links.js',
   '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/log-out.js', '/js/map-labels.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js', '/js/post-list.js', '/js/report-pin.js',
   '/js/share-link.js', '/js/sign-in-providers.js',
-  '/js/outbox.js', '/js/theme.js', '/js/waiting-posts.js', '/js/tile-canvases.js', '/js/time.js',
+  '/js/outbox.js', '/js/password-prompt.js', '/js/theme.js', '/js/waiting-posts.js', '/js/tile-canvases.js', '/js/time.js',
   // The catalogues, one per language that ships (i18n.js CATALOGUES), so that every language
   // opens offline. A new language adds its path here.
   '/js/locales/en.js', '/js/locales/es.js', '/js/locales/pt-BR.js', '/js/locales/fr.js', '/js/locales/de.js', '/js/locales/ar.js',

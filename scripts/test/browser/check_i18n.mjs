@@ -83,6 +83,11 @@ assert.equal(d({ status: 403, context: 'login' }).kind, 'credentials');
 assert.equal(d({ status: 403, context: 'location', body: { code: 119 } }).key, 'error.notOwner');
 assert.equal(d({ status: 403, context: 'admin', body: { code: 119 } }).key, 'error.adminOnly');
 assert.equal(d({ status: 409, context: 'signup', body: { code: 203, parameter: 'email' } }).key, 'error.emailTaken');
+// An admin changing an account must type their password again (the server's window has passed);
+// typing it wrong, or too often, is said in the question's own words.
+assert.deepEqual(d({ status: 403, context: 'admin', body: { code: 119, parameter: 'password' } }), { kind: 'unconfirmed', key: 'error.passwordUnconfirmed', params: {} });
+assert.deepEqual(d({ status: 403, context: 'confirm', body: { code: 119 } }), { kind: 'credentials', key: 'error.wrongPassword', params: {} });
+assert.deepEqual(d({ status: 429, context: 'confirm', retryAfter: 42 }), { kind: 'throttled', key: 'error.throttled', params: { count: 42 } });
 assert.equal(d({ status: 409, context: 'admin', body: { code: 119 } }).key, 'error.lastAdmin');
 assert.equal(d({ status: 409, body: { code: 159 }, retryAfter: 1 }).key, 'error.inProgress');
 assert.equal(d({ status: 409, body: { code: 159 } }).key, 'error.outcomeUnknown');

@@ -1,12 +1,24 @@
 """Issue 13: the admin area in the browser (reports, hiding, accounts, reset links, the log, the
 download), a student reporting a pin from its popup, a hidden pin's notice to its owner, the
-reset page, and what a disabled account is told. axe checks the admin sections too."""
+reset page, and what a disabled account is told. axe checks the admin sections too.
+
+Issue 40, item 5: an admin whose password was last proved (logging in, or typing it again) more
+than 10 minutes ago is asked for it in a dialog before an account changes; the dialog fits a small
+phone in every language."""
+import contextlib
+import sqlite3
 import subprocess
 import urllib.request
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from browser_case import BrowserTest, PASSWORD
+from test_languages import LANGUAGES, OVERFLOWS
+
+# The server asks for the password again when it was last proved more than 10 minutes ago.
+LONG_AGO_MICROS = 11 * 60 * 1_000_000
 
 
 class AdminSteps:
@@ -42,6 +54,24 @@ class AdminSteps:
 
     def status(self, containing):
         return self.wait.until(lambda d: containing in d.find_element(By.ID, "admin-status").text)
+
+    def sql(self, statement, parameters=()):
+        """Runs `statement` on the running server's database (SQLite lets a second writer in)."""
+        with contextlib.closing(sqlite3.connect(self.server.database, timeout=10)) as connection, connection:
+            return connection.execute(statement, parameters).fetchall()
+
+    def password_proved_long_ago(self, email):
+        """`email`'s sessions as if logged in 11 minutes ago and not confirmed since, without waiting."""
+        self.sql("UPDATE sessions SET created_at = created_at - ?, confirmed_at = NULL"
+                 " WHERE account_key = (SELECT key FROM accounts WHERE email = ?)", (LONG_AGO_MICROS, email))
+
+    def search_accounts(self, text):
+        """The Accounts section, showing only the accounts that match `text`."""
+        self.driver.get(self.server.base + "/#/admin/accounts")
+        self.open_section("accounts")
+        self.type_into("admin-search", text)
+        self.by_id("admin-search").submit()
+        self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#admin-content .admin-item")) == 1)
 
 
 class AdminArea(AdminSteps, BrowserTest):
@@ -162,3 +192,157 @@ class AdminArea(AdminSteps, BrowserTest):
 class AdminAreaInTheDark(AdminArea):
     """Issue 29: the admin screens in the dark theme, axe-clean as in the light one."""
     color_scheme = "dark"
+
+
+def dialog_open(driver):
+    return bool(driver.find_elements(By.CSS_SELECTOR, "#password-dialog[open]"))
+
+
+class AccountChangesAskForThePassword(AdminSteps, BrowserTest):
+    """An admin whose password was proved 11 minutes ago, and a student."""
+    admin = "katherine.confirm@example.com"
+    student = "dorothy.confirm@example.com"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.add_admin(cls.admin, "Katherine", "Johnson")
+        cls.student_token = cls.server.sign_up("Dorothy", "Vaughan", cls.student)
+
+    def student_enabled(self):
+        """Disabling ends the student's sessions: theirs still answering means they are enabled."""
+        status, _ = self.server.call("GET", "/v1/me", token=self.student_token)
+        return status == 200
+
+    def disable_until_asked(self):
+        """Presses Disable twice (the first press only arms it) and waits for the password question.
+        A button armed by an earlier press is let go first (after 5 s), so that two presses it is."""
+        def button():
+            return next((b for b in self.item(self.student).find_elements(By.TAG_NAME, "button")
+                         if b.text in ("Disable", "Press again to disable")), None)
+        self.wait.until(lambda d: button() is not None and button().text == "Disable")
+        button().click()
+        button().click()
+        self.wait.until(dialog_open)
+
+    def test_1_cancelling_the_question_changes_nothing(self):
+        self.log_in_afresh(self.admin)
+        self.wait_for_map()
+        self.password_proved_long_ago(self.admin)
+        self.search_accounts("dorothy")
+        self.disable_until_asked()
+        field = self.by_id("password-again")
+        self.assertEqual(self.driver.switch_to.active_element, field)
+        self.assertEqual((field.get_attribute("type"), field.get_attribute("autocomplete")), ("password", "current-password"))
+        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "label[for='password-again']").text, "Your password")
+        self.screenshot("password-question")
+        self.axe("password question")
+        field.send_keys("something")
+        self.by_id("password-cancel").click()
+        self.wait.until(lambda d: not dialog_open(d))
+        self.status("Nothing was changed")
+        self.assertIn(self.driver.switch_to.active_element.text, ("Disable", "Press again to disable"), "focus is back on Disable")
+        self.assertEqual(self.by_id("password-again").get_attribute("value"), "", "the password is not kept")
+        self.assertTrue(self.student_enabled())
+        # Escape is Cancel. (The status line is emptied first, so that its message is seen said again.)
+        self.driver.execute_script("document.getElementById('admin-status').textContent = ''")
+        self.disable_until_asked()
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        self.wait.until(lambda d: not dialog_open(d))
+        self.status("Nothing was changed")
+        self.assertIn(self.driver.switch_to.active_element.text, ("Disable", "Press again to disable"))
+        self.assertTrue(self.student_enabled())
+
+    def test_2_a_wrong_password_is_refused_and_the_right_one_disables(self):
+        self.disable_until_asked()
+        self.type_into("password-again", "not my password")
+        self.by_id("password-confirm").click()
+        self.wait.until(lambda d: "isn’t your password" in d.find_element(By.ID, "password-again-error").text)
+        self.assertTrue(dialog_open(self.driver), "the question stays for another try")
+        self.assertEqual(self.by_id("password-again").get_attribute("aria-invalid"), "true")
+        self.assertEqual(self.driver.switch_to.active_element, self.by_id("password-again"), "ready for another try")
+        self.assertTrue(self.student_enabled())
+        self.axe("password question with its error")
+        self.type_into("password-again", PASSWORD)
+        self.by_id("password-confirm").click()
+        self.wait.until(lambda d: not dialog_open(d))
+        self.status("is disabled and logged out everywhere")
+        self.assertFalse(self.student_enabled())
+        self.assertEqual(self.by_id("password-again").get_attribute("value"), "")
+        # Neither password is kept in the page's storage or written to its console.
+        kept = self.driver.execute_script("return JSON.stringify({...localStorage}) + JSON.stringify({...sessionStorage})")
+        logged = " ".join(entry["message"] for entry in self.driver.get_log("browser"))
+        for password in (PASSWORD, "not my password"):
+            self.assertNotIn(password, kept + logged)
+        # Proved just now: the next change is not asked about.
+        self.press(self.student, "Enable")
+        self.status("can log in again")
+        self.assertFalse(dialog_open(self.driver))
+        # Logged in again: the student's new session is the one the next tests look at.
+        AccountChangesAskForThePassword.student_token = self.server.call(
+            "POST", "/v1/session", {"udacity": {"username": self.student, "password": PASSWORD}})[1]["session"]["id"]
+        self.assertTrue(self.student_enabled())
+        self.open_section("log")
+        disabled = [row for row in self.driver.find_elements(By.CSS_SELECTOR, "#admin-content tr[data-action='disable-account']")
+                    if self.student in row.text]
+        self.assertEqual(len(disabled), 1, "the change was made once")
+
+    def test_3_too_many_wrong_passwords_say_when_to_try_again(self):
+        self.password_proved_long_ago(self.admin)
+        self.search_accounts("dorothy")
+        self.disable_until_asked()
+        error = self.by_id("password-again-error")
+        # The server allows 10 failed logins or confirmations a minute for an email from an address.
+        for _ in range(12):
+            self.type_into("password-again", "still not it")
+            self.by_id("password-confirm").click()
+            # Each try clears the last one's message and is busy until answered.
+            self.wait.until(lambda d: error.text and self.by_id("password-confirm").get_attribute("aria-busy") is None)
+            if "Too many attempts" in error.text:
+                break
+        self.assertRegex(error.text, r"Too many attempts\. Try again in \d+ seconds?\.")
+        self.by_id("password-cancel").click()
+        self.wait.until(lambda d: not dialog_open(d))
+        self.assertTrue(self.student_enabled())
+
+    def test_4_an_admin_without_a_password_is_told_to_sign_in_again(self):
+        """An account made by a provider's sign-in has no password to type: signing in again proves it is them."""
+        other = "mary.provider@example.com"
+        self.add_admin(other, "Mary", "Jackson")
+        self.log_in_afresh(other)
+        self.wait_for_map()
+        self.sql("UPDATE accounts SET password_hash = '!external' WHERE email = ?", (other,))
+        self.password_proved_long_ago(other)
+        self.search_accounts("dorothy")
+        self.press(self.student, "Disable", times=2)
+        self.status("sign in again")
+        self.assertFalse(dialog_open(self.driver), "no password to ask for")
+        self.assertTrue(self.student_enabled())
+
+
+class PasswordQuestionInEveryLanguage(AdminSteps, BrowserTest):
+    """The question on a small phone, in every language: nothing overflows (test_languages.py)."""
+    width, height, mobile = 360, 740, True
+    admin = "annie.phone@example.com"
+    student = "christine.phone@example.com"
+
+    def test_the_question_fits(self):
+        self.add_admin(self.admin, "Annie", "Easley")
+        self.server.sign_up("Christine", "Darden", self.student)
+        self.log_in_afresh(self.admin)
+        self.wait_for_map()
+        self.password_proved_long_ago(self.admin)
+        for code in LANGUAGES:
+            with self.subTest(code):
+                self.driver.execute_script("localStorage.setItem('onthemap.language', arguments[0])", code)
+                self.driver.refresh()
+                self.wait.until(lambda d: d.execute_script("return document.documentElement.lang") == code)
+                self.search_accounts("christine")
+                # Make admin (the first action, asked about at once): its words are the language's.
+                self.item(self.student).find_element(By.CSS_SELECTOR, ".admin-actions button").click()
+                self.visible("password-dialog")
+                self.assertEqual(self.driver.execute_script(OVERFLOWS), [], f"{code}: text overflows its box at 360 px")
+                if code in ("de", "ar"):
+                    self.screenshot(f"password-question-{code}")
+                self.by_id("password-cancel").click()
+                self.wait.until(lambda d: not dialog_open(d))

@@ -1,10 +1,13 @@
 // The admin area (#/admin/reports, …/posts, …/accounts, …/log): reports to act on, every post,
 // every account, and the audit log, for accounts with the admin flag. Every action goes through
-// the API (admin-api.js), which audits it; the screen shows the result, or why it failed.
+// the API (admin-api.js), which audits it; the screen shows the result, or why it failed. An
+// account change the server refuses until the admin types their password again asks for it
+// (password-prompt.js) and is then made.
 import { adminApi } from './admin-api.js';
-import { errorMessage } from './api.js';
+import { errorMessage, hasPassword } from './api.js';
 import { el, isBusy, setBusy } from './dom.js';
 import { formatDate, formatList, msg, setText, t } from './i18n.js';
+import { askForPassword } from './password-prompt.js';
 import { displayName } from './people.js';
 
 const byId = (id) => document.getElementById(id);
@@ -32,9 +35,13 @@ function when(iso) {
 }
 
 export class AdminScreen {
-  /** `onFailure(failure)`: a failed call the screen cannot handle itself (an ended session). */
-  constructor(onFailure) {
+  /**
+   * `onFailure(failure)`: a failed call the screen cannot handle itself (an ended session).
+   * `account()`: the key of the admin's own account.
+   */
+  constructor(onFailure, account) {
     this.onFailure = onFailure;
+    this.account = account;
     this.section = 'reports';
     this.search = '';
     this.hiddenOnly = false;
@@ -107,8 +114,9 @@ export class AdminScreen {
       }
       setBusy(button, true);
       try {
-        const result = await work();
-        this.say(typeof done === 'function' ? done(result) : done);
+        const outcome = await this.provingPassword(work, button);
+        if (!outcome) return;
+        this.say(typeof done === 'function' ? done(outcome.result) : done);
         await this.refresh();
       } catch (failure) {
         this.say(errorMessage(failure), true);
@@ -118,6 +126,31 @@ export class AdminScreen {
       }
     });
     return button;
+  }
+
+  /**
+   * `{result}` of `work()`. When the server wants the password typed again first (an account
+   * change, more than 10 minutes after it was last proved), asks for it and does `work()` once more.
+   * Null when the admin could not or would not type it: the status line says nothing was done.
+   */
+  async provingPassword(work, button) {
+    try {
+      return { result: await work() };
+    } catch (failure) {
+      if (failure.kind !== 'unconfirmed') throw failure;
+    }
+    // An account made by a provider's sign-in has no password to type: signing in again proves
+    // it is them. Not knowing (a failed look-up), the dialog asks, and the server judges.
+    if (!await hasPassword(this.account()).catch(() => true)) {
+      this.say(msg('admin.signInAgain'), true);
+      return null;
+    }
+    if (!await askForPassword()) {
+      this.say(msg('admin.notChanged'));
+      button.focus();
+      return null;
+    }
+    return { result: await work() };
   }
 
   pinSummary(pin) {

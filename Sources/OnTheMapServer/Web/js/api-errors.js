@@ -45,7 +45,7 @@ const DISABLED_PREFIX = 'This account has been disabled';
  * @param {number} answer.status  the HTTP status
  * @param {object|null} answer.body  the parsed JSON body, if any: `{status?, code?, error, parameter?}`
  * @param {number} [answer.retryAfter]  seconds from `Retry-After` (0 when absent or unreadable)
- * @param {string} [answer.context]  the call: 'login', 'signup', 'reset', 'report', 'location', 'admin', or none
+ * @param {string} [answer.context]  the call: 'login', 'signup', 'reset', 'report', 'location', 'admin', 'confirm', or none
  */
 export function describeRefusal({ status, body = null, retryAfter = 0, context = '' }) {
   const code = body && typeof body.code === 'number' ? body.code : null;
@@ -65,7 +65,13 @@ export function describeRefusal({ status, body = null, retryAfter = 0, context =
       const disabled = body && typeof body.error === 'string' && body.error.startsWith(DISABLED_PREFIX);
       return answer('credentials', disabled ? 'error.accountDisabled' : 'error.credentials');
     }
+    // An account change when the admin last proved their password too long ago: the admin area
+    // asks for it again (password-prompt.js) and makes the change once more.
+    if (context === 'admin' && parameter === 'password') return answer('unconfirmed', 'error.passwordUnconfirmed');
     if (context === 'admin') return answer('invalid', 'error.adminOnly');
+    // Typing the password again: the wrong one. (An account with none, made by a provider's
+    // sign-in, is 403 too; the admin area never asks it for one.)
+    if (context === 'confirm') return answer('credentials', 'error.wrongPassword');
     if (context === 'location') return answer('invalid', 'error.notOwner');
     return answer('invalid', 'error.forbidden');
   }

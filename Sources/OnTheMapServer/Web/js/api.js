@@ -10,7 +10,8 @@ const UDACITY_PREFIX = ")]}'\n";
 
 export class ApiError extends Error {
   /**
-   * @param {'network'|'credentials'|'throttled'|'session'|'invalid'|'conflict'|'unavailable'|'server'} kind
+   * @param {'network'|'credentials'|'throttled'|'session'|'invalid'|'conflict'|'unavailable'|'server'|'unconfirmed'} kind
+   *   ('unconfirmed': an admin's account change, refused until they type their password again)
    * @param {string} key  the catalogue message (`error.session`); also the Error's message, for logs
    * @param {object} params  the message's placeholders
    * @param {number} status  the HTTP status (0 without an answer)
@@ -140,6 +141,23 @@ export function reportPin(objectId, reason) {
 /** Ends the session; the server clears both cookies. */
 export function logOut() {
   return holdingSession(() => request('DELETE', '/v1/session', { prefixed: true }));
+}
+
+/**
+ * Proves again that the caller knows their password (an admin about to change accounts, when the
+ * server asks); a wrong one is 'credentials', too many tries 'throttled'.
+ */
+export function confirmPassword(password) {
+  return request('POST', '/v1/me/confirm-password', { body: { password }, context: 'confirm' });
+}
+
+/**
+ * Whether the account `key` has a password to type: one made by a provider's sign-in has none
+ * (`_has_password`) until an admin's reset link gives it one.
+ */
+export async function hasPassword(key) {
+  const body = await request('GET', `/v1/users/${encodeURIComponent(key)}`, { prefixed: true });
+  return body.user._has_password !== false;
 }
 
 /** `{account, location}` for the logged-in caller; ApiError 'session' when not logged in. */

@@ -254,7 +254,9 @@ async function openAdmin(section) {
   if (!state.me.account.isAdmin) { location.replace('#/map'); return; }
   live.stop();
   const { AdminScreen } = await import('./admin-screen.js');
-  state.admin ??= new AdminScreen((failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/map')));
+  state.admin ??= new AdminScreen(
+    (failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/map')),
+    () => state.me.account.key);
   showScreen('admin-screen');
   await state.admin.show(section);
   const tab = document.querySelector('#admin-screen [role="tab"][aria-selected="true"]');

@@ -249,6 +249,20 @@ export default {
     'logout.discard': 'Discard it',
     'logout.keep': 'Keep it',
 
+    // Asked in the admin area when an account change (disabling, making an admin, a reset link)
+    // needs the admin's password typed again: the server asks after 10 minutes.
+    'passwordAgain.title': 'Type your password again',
+    // {count}: the minutes within which the password must have been typed (10).
+    'passwordAgain.text': {
+      one: 'Changing an account needs your password, typed in the last {count} minute. Nothing changes until you confirm it.',
+      other: 'Changing an account needs your password, typed in the last {count} minutes. Nothing changes until you confirm it.',
+    },
+    'passwordAgain.label': 'Your password',
+    'passwordAgain.cancel': 'Cancel',
+    'passwordAgain.confirm': 'Confirm',
+    // Confirm pressed with the field empty.
+    'passwordAgain.missing': 'Type your password.',
+
     // The admin area, for the map's admins.
     'admin.title': 'Admin',
     'admin.back': 'Back to the map',
@@ -335,6 +349,10 @@ export default {
     'admin.confirmDisable': 'Press again to disable',
     'admin.enabled': '{name} can log in again.',
     'admin.disabled': '{name} is disabled and logged out everywhere.',
+    // The account change was not made: the password question was cancelled.
+    'admin.notChanged': 'Nothing was changed: changing an account needs your password.',
+    // The admin's account was made by a provider's sign-in and has no password to type again.
+    'admin.signInAgain': 'Your account signs in with a provider and has no password to type. To change accounts, log out, sign in again and try once more.',
     // The Log section: a table.
     'admin.noActions': 'No admin has acted yet.',
     'admin.log.caption': 'Audit log, newest first',
@@ -358,6 +376,7 @@ export default {
     // {status}: the HTTP status code (400…).
     'error.refused': 'The request was refused ({status}).',
     'error.credentials': 'That email and password don’t match an account. Check them and try again.',
+    'error.wrongPassword': 'That isn’t your password. Check it and try again.',
     'error.accountDisabled': 'This account has been disabled by an admin of this map. Ask them if you think this is a mistake.',
     'error.emailTaken': 'An account with that email already exists. Log in instead.',
     'error.notOwner': 'Only the owner of this pin (or an admin) may change it.',
@@ -365,6 +384,8 @@ export default {
     'error.forbidden': 'That was refused. Reload the page and try again.',
     'error.notFound': 'It isn’t there any more: it may have been deleted. Refresh and try again.',
     'error.lastAdmin': 'This is the last active admin: make another account an admin first.',
+    // An account change refused until the admin types their password again.
+    'error.passwordUnconfirmed': 'Changing an account needs your password typed again. Try once more.',
     'error.conflict': 'That clashes with a change made meanwhile. Refresh and try again.',
     'error.inProgress': 'Your last request is still being answered. Try again in a moment.',
     'error.outcomeUnknown': 'The server stopped while answering, so it may or may not have made the change. Refresh to check before trying again.',
