@@ -6,77 +6,55 @@ the second sending (with the same Idempotency-Key) changes nothing.
 The lost answer is made by a proxy in front of the server that passes every byte both ways,
 except that it answers nothing to the first post and closes that connection once the server has
 answered it."""
-import socket
 import sqlite3
-import threading
 
 from selenium.webdriver.common.by import By
 
 from browser_case import BrowserTest
-from harness import free_port
+from tcp_proxy import InterceptingProxy
 
 KEPT = "You’re offline. Your post is saved on this device and will be sent when you’re back online."
 SENT = "Your waiting post was sent."
 CANCELLED = "Your waiting post was cancelled."
 
 
-class AnswerDroppingProxy:
+class AnswerDroppingProxy(InterceptingProxy):
     """A TCP proxy to `port`; the first request starting `POST /v1/StudentLocation` reaches the
     server, but its connection is closed, unanswered, as soon as the server answers. Records the
     Idempotency-Key of every such post."""
 
     def __init__(self, port):
-        self.upstream = port
-        self.listener = socket.create_server(("127.0.0.1", free_port()))
-        self.port = self.listener.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
         self.drop_next_post = True
         self.post_keys = []
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__(port)
 
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(("127.0.0.1", self.upstream))
-            state = {"dropping": False}
-            threading.Thread(target=self.pipe, args=(client, server, state, True), daemon=True).start()
-            threading.Thread(target=self.pipe, args=(server, client, state, False), daemon=True).start()
+    def connection_state(self):
+        return {"dropping": False}
 
-    def pipe(self, source, target, state, from_client):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                if from_client and data.startswith(b"POST /v1/StudentLocation "):
-                    head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
-                    self.post_keys.extend(line.split(":", 1)[1].strip() for line in head.split("\r\n")
-                                          if line.lower().startswith("idempotency-key:"))
-                    if self.drop_next_post:
-                        self.drop_next_post = False
-                        state["dropping"] = True
-                if not from_client and state["dropping"]:
-                    break   # the server answered: the client never hears it
-                target.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, target):
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                end.close()
-
-    def close(self):
-        self.listener.close()
+    def intercept(self, data, source, from_client, state):
+        if from_client and data.startswith(b"POST /v1/StudentLocation "):
+            head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+            self.post_keys.extend(line.split(":", 1)[1].strip() for line in head.split("\r\n")
+                                  if line.lower().startswith("idempotency-key:"))
+            if self.drop_next_post:
+                self.drop_next_post = False
+                state["dropping"] = True
+        # The server answered: the client never hears it.
+        return not from_client and state["dropping"]
 
 
 class OutboxSteps:
-    """Steps of the tests about posts waiting on the device, for a BrowserTest on a server of its own."""
+    """Steps of the tests about posts waiting on the device, for a BrowserTest on a server of its own.
+    The network is emulated through the DevTools protocol, and is back on after every test."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.driver.execute_cdp_cmd("Network.enable", {})
+
+    def tearDown(self):
+        self.network(True)
+        super().tearDown()
 
     def network(self, online):
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
@@ -118,15 +96,6 @@ class OutboxSteps:
 
 class OfflinePosting(OutboxSteps, BrowserTest):
     own_server = True
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.driver.execute_cdp_cmd("Network.enable", {})
-
-    def tearDown(self):
-        self.network(True)
-        super().tearDown()
 
     def test_1_a_post_made_offline_waits_then_goes_once_online(self):
         self.sign_up_and_log_in("Olga", "Offline", "olga.offline@example.com")

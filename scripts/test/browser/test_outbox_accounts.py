@@ -7,16 +7,13 @@ another logs in (here in a second tab), a tab still showing the first student mu
 first student's waiting post with the second student's cookie. To keep a post waiting while the
 page is online (logging out needs the server), a proxy in front of the server turns every post
 away as a server out of service would (503), which leaves it waiting."""
-import socket
-import threading
-
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from browser_case import BrowserTest
-from harness import free_port
 from test_languages import LANGUAGES, OVERFLOWS
+from tcp_proxy import InterceptingProxy
 from test_offline_posting import KEPT, OutboxSteps
 
 WAITING_ROW = "#post-list .post-row.waiting"
@@ -25,64 +22,25 @@ OUT_OF_SERVICE = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: applicatio
                   b'{"status":503,"error":"Out of service."}')
 
 
-class PostRefusingProxy:
+class PostRefusingProxy(InterceptingProxy):
     """A TCP proxy to `port` that, while `refusing`, answers every `POST /v1/StudentLocation`
     itself with a 503 (the server never sees it) and counts them in `refused`."""
 
     def __init__(self, port):
-        self.upstream = port
-        self.listener = socket.create_server(("127.0.0.1", free_port()))
-        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.refusing = True
         self.refused = 0
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__(port)
 
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(("127.0.0.1", self.upstream))
-            threading.Thread(target=self.pipe, args=(client, server, True), daemon=True).start()
-            threading.Thread(target=self.pipe, args=(server, client, False), daemon=True).start()
-
-    def pipe(self, source, target, from_client):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                if from_client and self.refusing and data.startswith(b"POST /v1/StudentLocation "):
-                    self.refused += 1
-                    source.sendall(OUT_OF_SERVICE)
-                    break
-                target.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, target):
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                end.close()
-
-    def close(self):
-        self.listener.close()
+    def intercept(self, data, source, from_client, state):
+        if from_client and self.refusing and data.startswith(b"POST /v1/StudentLocation "):
+            self.refused += 1
+            source.sendall(OUT_OF_SERVICE)
+            return True
+        return False
 
 
 class WaitingPostAcrossAccounts(OutboxSteps, BrowserTest):
     own_server = True
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.driver.execute_cdp_cmd("Network.enable", {})
-
-    def tearDown(self):
-        self.network(True)
-        super().tearDown()
 
     def test_a_waiting_post_is_sent_only_as_its_own_account(self):
         self.server.sign_up("Bea", "Second", "bea.second@example.com")
@@ -125,7 +83,6 @@ class PostsTurnedAway(OutboxSteps, BrowserTest):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.driver.execute_cdp_cmd("Network.enable", {})
         cls.proxy = PostRefusingProxy(cls.server.port)
 
     @classmethod
@@ -135,10 +92,6 @@ class PostsTurnedAway(OutboxSteps, BrowserTest):
 
     def setUp(self):
         self.proxy.refusing = True
-
-    def tearDown(self):
-        self.network(True)
-        super().tearDown()
 
     def post_waiting(self, first, email, place):
         """`first` logs in and posts offline; back online, the server turns the post away, so it waits."""
