@@ -54,7 +54,7 @@ struct SessionCredential: Sendable, Equatable {
 struct SessionAuthenticator: Sendable {
     let sessions: any SessionStore
     let clock: WallClock
-    var idleSeconds: Int64 = AppConfiguration().sessionIdleSeconds
+    var idleSeconds: Int64 = 14 * 86_400
     var idleRefreshSeconds: Int64 = 3600
 
     /// The account holding session `token`, if it is live.

@@ -61,6 +61,7 @@ struct IdempotentRequest {
         let hasCredential = credential.contains { !$0.isEmpty }
         claimant = IdempotencyClaimant(
             caller: hasCredential ? serverSecret.hex("caller", credential.map { Array($0.utf8) }) : nil,
-            address: serverSecret.hex("address", [Array(AddressGroup.of(clientAddress).utf8)]))
+            // Grouped already (`RequestFacts`: an IPv6 address by its /64).
+            address: serverSecret.hex("address", [Array(clientAddress.utf8)]))
     }
 }

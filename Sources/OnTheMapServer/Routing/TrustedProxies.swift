@@ -38,7 +38,7 @@ public struct TrustedProxies: Sendable, Equatable {
         var ranges: [Range] = []
         for item in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
-            guard let bytes = Self.bytes(of: parts[0]) else { return nil }
+            guard let bytes = IPAddress.bytes(of: parts[0]) else { return nil }
             let length = parts.count == 2 ? Int(parts[1]) : bytes.count * 8
             guard let length, (0...(bytes.count * 8)).contains(length) else { return nil }
             ranges.append(Range(bytes: bytes, prefixLength: length))
@@ -51,7 +51,7 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// Whether `address` (text, as a socket or a header gives it) is one of the proxies.
     func contains(_ address: String) -> Bool {
-        guard let bytes = Self.bytes(of: address) else { return false }
+        guard let bytes = IPAddress.bytes(of: address) else { return false }
         return ranges.contains { $0.contains(bytes) }
     }
 
@@ -61,15 +61,5 @@ public struct TrustedProxies: Sendable, Equatable {
         if let peer, !contains(peer) { return peer }
         let hops = (header ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return hops.last { !contains($0) } ?? hops.first ?? peer ?? "unknown"
-    }
-
-    /// An address's bytes (an IPv4 address mapped into IPv6 as its IPv4), or nil.
-    static func bytes(of text: String) -> [UInt8]? {
-        let host = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
-        var four = [UInt8](repeating: 0, count: 4)
-        if inet_pton(AF_INET, host, &four) == 1 { return four }
-        var sixteen = [UInt8](repeating: 0, count: 16)
-        guard inet_pton(AF_INET6, host, &sixteen) == 1 else { return nil }
-        return sixteen.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] ? Array(sixteen.suffix(4)) : sixteen
     }
 }
