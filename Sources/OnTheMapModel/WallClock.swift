@@ -1,7 +1,7 @@
 import Foundation
 
 /// Wall-clock time in the units the store keeps. The server's services are handed one
-/// (`AppParts.clock`, the machine's own unless a test sets another) rather than each reading the
+/// (`AppServices.Overrides.clock`, the machine's own unless a test sets another) rather than each reading the
 /// time itself; the engines stamp their commits with `system`.
 public struct WallClock: Sendable {
     private let microsSinceEpoch: @Sendable () -> Int64

@@ -13,21 +13,7 @@ typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth &
 public func buildApplication(
     _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger
 ) async throws -> some ApplicationProtocol {
-    try await buildApplication(configuration, database: database, logger: logger, parts: AppParts()).application
-}
-
-/// What `buildApplication` makes itself unless it is handed one. The test harness hands a cheap
-/// password hasher, a geocoder in the state a test wants, its own read lanes, a counting proxy rule
-/// or a clock it sets, and skips compressing the web client ahead; everything else is built as
-/// `serve` builds it.
-struct AppParts {
-    var hasher: (any PasswordHasher)?
-    var geocoder: GeocoderState?
-    var lanes: ReadLanes?
-    var addresses: (any ClientAddressRule)?
-    var precompressWebClient = true
-    /// The clock every service reads the time from.
-    var clock = WallClock.system
+    try await buildApplication(configuration, database: database, logger: logger, overrides: AppServices.Overrides()).application
 }
 
 /// The application, the edge it serves through (whose fast path the tests count), and the
@@ -40,17 +26,18 @@ struct BuiltApplication {
 
 /// The one construction behind `serve` and every test.
 func buildApplication(
-    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger, parts: AppParts
+    _ configuration: AppConfiguration, database: any DatabaseEngine, logger: Logger, overrides: AppServices.Overrides
 ) async throws -> BuiltApplication {
     try configuration.check()
     let store = database.store
-    try await checkSecret(configuration, store: store, logger: logger, clock: parts.clock)
-    let listCache = LatestListCache()
+    let clock = overrides.clock
+    try await checkSecret(configuration, store: store, logger: logger, clock: clock)
+    let services = try AppServices(
+        configuration, store: store, limits: database.servesManyInstances ? .database(store, clock: clock) : .memory, logger: logger,
+        overrides: overrides)
     let routes = RouteTable()
-    let router = try await buildRouter(
-        configuration, store: store, logger: logger, parts: parts, listCache: listCache,
-        limits: database.servesManyInstances ? .database(store, clock: parts.clock) : .memory, routes: routes)
-    let edge = makeEdge(configuration, listCache: listCache, logger: logger)
+    let router = buildRouter(configuration, services: services, routes: routes)
+    let edge = makeEdge(configuration, listCache: services.listCache, logger: logger)
     var app = Application(
         router: router,
         server: edge.server,
@@ -64,9 +51,10 @@ func buildApplication(
         },
         logger: logger)
     app.addServices(
-        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger, clock: parts.clock),
+        SessionSweeper(store: store, rateEventLifetimeSeconds: configuration.longestRateWindowSeconds, logger: logger, clock: clock),
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     if MetricsRecording.isOn { app.addServices(IdempotencyTableGauge(store: store, logger: logger)) }
+    if overrides.precompressWebClient { Task(priority: .background) { await services.webClient.precompress() } }
     return BuiltApplication(application: app, edge: edge, routes: routes)
 }
 

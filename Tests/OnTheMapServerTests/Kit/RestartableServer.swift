@@ -48,7 +48,7 @@ final class RestartableServer: @unchecked Sendable {
     }
 
     func start() async throws {
-        let built = try await buildApplication(configuration, database: database, logger: .quiet, parts: AppParts(geocoder: GeocoderState(.loading), precompressWebClient: false))
+        let built = try await buildApplication(configuration, database: database, logger: .quiet, overrides: AppServices.Overrides(geocoder: GeocoderState(.loading), precompressWebClient: false))
         var settings = ServiceGroupConfiguration(services: [built.application], logger: .quiet)
         // A connection that outlives a graceful stop must not hold the test: after 10 s the
         // server is cancelled, as a stop that comes to SIGKILL would be.

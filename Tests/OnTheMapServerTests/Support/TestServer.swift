@@ -51,7 +51,7 @@ struct TestServer {
         configure(&configuration)
         // Addresses come from X-Forwarded-For (throttling tests) while the edge still limits
         // connections per TCP peer, as it does without --trust-proxy.
-        let parts = AppParts(
+        let overrides = AppServices.Overrides(
             hasher: hasher, geocoder: geocoder, lanes: lanes,
             addresses: addresses ?? ProxyRule(trusted: .loopback), precompressWebClient: false, clock: clock)
         let logger = testLogger ?? .quiet
@@ -60,7 +60,7 @@ struct TestServer {
             do {
                 configuration.host = "127.0.0.1"
                 configuration.port = 0
-                let built = try await buildApplication(configuration, database: database, logger: logger, parts: parts)
+                let built = try await buildApplication(configuration, database: database, logger: logger, overrides: overrides)
                 try await built.application.test(live ? .live : .router) { client in
                     try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes))
                 }

@@ -1,0 +1,109 @@
+import Hummingbird
+import Logging
+import OnTheMapGeocoder
+import OnTheMapModel
+import OnTheMapStore
+
+/// Everything the routes and the middleware serve with, built once from the configuration and the
+/// store: `buildRouter` only hands these to route groups. The one place where a service's
+/// implementation and its limits are chosen.
+struct AppServices: Sendable {
+    let store: any AppStore
+    let clock: WallClock
+    let cookies: SessionCookies
+    let authenticator: SessionAuthenticator
+    /// Whose address a request comes from (the proxy rule).
+    let addresses: any ClientAddressRule
+    let accounts: AccountService
+    let locations: LocationService
+    /// The default list's answer, kept for the HTTP edge and the routes alike.
+    let listCache: LatestListCache
+    let hub: LocationEventHub
+    let liveAdmission: LiveStreamAdmission
+    let geocoder: GeocoderState
+    let geocoderUpstream: NominatimClient?
+    let upstreamCache: UpstreamCache
+    let geocodeLimiter: any RateLimiter
+    let admin: AdminService
+    let signIn: SignInService
+    /// The web client's files, read once.
+    let webClient: WebController
+
+    /// What the services are built with unless a test hands its own: a cheap password hasher, a
+    /// geocoder in the state a test wants, its own read lanes, a counting proxy rule or a clock it
+    /// sets; everything else is built as `serve` builds it.
+    struct Overrides {
+        var hasher: (any PasswordHasher)?
+        var geocoder: GeocoderState?
+        var lanes: ReadLanes?
+        var addresses: (any ClientAddressRule)?
+        /// Whether the web client's gzip forms are made ahead, in the background, once serving.
+        var precompressWebClient = true
+        /// The clock every service reads the time from.
+        var clock = WallClock.system
+    }
+
+    init(_ configuration: AppConfiguration, store: any AppStore, limits: RateLimitPlacement, logger: Logger, overrides: Overrides) throws {
+        let clock = overrides.clock
+        self.store = store
+        self.clock = clock
+        cookies = SessionCookies(secure: configuration.publicURL?.isSecure ?? false)
+        authenticator = SessionAuthenticator(sessions: store, clock: clock, idleSeconds: configuration.sessionIdleSeconds)
+        addresses = overrides.addresses ?? ProxyRule(trusted: configuration.trustedProxies)
+        accounts = Self.accountService(configuration, store: store, limits: limits, hasher: overrides.hasher, clock: clock)
+        listCache = LatestListCache()
+        hub = LocationEventHub(store: store, logger: logger)
+        liveAdmission = LiveStreamAdmission(settings: configuration.live)
+        locations = LocationService(
+            store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
+            maxSkip: configuration.maxSkip, cache: listCache, lanes: overrides.lanes ?? ReadLanes(configuration),
+            anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds),
+            clock: clock)
+        geocoder = overrides.geocoder ?? GeocoderState.loadingInBackground(logger: logger)
+        geocoderUpstream = configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) }
+        upstreamCache = UpstreamCache()
+        geocodeLimiter = limits.limiter("geocode", limit: configuration.geocodeRequestsPerMinute, windowSeconds: configuration.geocodeRateWindowSeconds)
+        admin = AdminService(store: store, clock: clock)
+        signIn = SignInService(
+            providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
+            starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
+        webClient = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
+        listenForChanges()
+    }
+
+    /// A change of a pin empties the cached list and wakes the live streams.
+    private func listenForChanges() {
+        let listCache = listCache, hub = hub
+        store.changes.subscribe { change in
+            // A lost change channel ends the streams, but keeps the cached list: it still answers
+            // while the database is away.
+            if change.kind == .interrupted { return hub.interrupt(reason: "database unavailable") }
+            listCache.invalidate()
+            hub.poke()
+        }
+    }
+
+    /// Accounts, sessions and their limits: logins per email, per address and per account,
+    /// sign-ups and reset links per address, and the lane that bounds password hashing.
+    private static func accountService(
+        _ configuration: AppConfiguration, store: any AppStore, limits: RateLimitPlacement, hasher: (any PasswordHasher)?, clock: WallClock
+    ) -> AccountService {
+        let hasher = hasher ?? BcryptPasswordHasher(cost: configuration.bcryptCost)
+        return AccountService(
+            accounts: store, sessions: store, hasher: hasher,
+            hashing: WorkLane(
+                name: "password checks", concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueue,
+                perKeyLimit: configuration.passwordHashesPerAddress),
+            decoyHash: ComputedOnce { try await hasher.hash(Identifiers.token()) },
+            loginFailures: limits.limiter("login", limit: configuration.loginThrottleLimit, windowSeconds: configuration.loginThrottleWindowSeconds),
+            addressLoginFailures: limits.limiter(
+                "login-address", limit: configuration.loginFailuresPerAddressPerMinute, windowSeconds: configuration.addressLoginFailureWindowSeconds),
+            accountLoginFailures: limits.limiter(
+                "login-account", limit: configuration.loginFailuresPerAccount, windowSeconds: configuration.accountLoginFailureWindowSeconds),
+            devices: DeviceCookie(secret: configuration.secret),
+            resetFailures: limits.limiter(
+                "password-reset", limit: configuration.passwordResetFailuresPerAddress, windowSeconds: configuration.passwordResetWindowSeconds),
+            signUps: limits.limiter("signup", limit: configuration.signUpsPerAddressPer10Minutes, windowSeconds: configuration.signUpWindowSeconds),
+            sessionLifetimeSeconds: configuration.sessionLifetimeSeconds, sessionIdleSeconds: configuration.sessionIdleSeconds, clock: clock)
+    }
+}
