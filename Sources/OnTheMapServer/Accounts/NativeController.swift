@@ -11,11 +11,11 @@ struct NativeController: Sendable {
     let geocoder: GeocoderState
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource("/v1/accounts", [.post(signUp, .sameOrigin)])
-        routes.resource("/v1/me", [.get(me)])
-        routes.resource("/v1/me/confirm-password", [.post(confirmPassword, .sessionWrites)])
-        routes.resource("/healthz", [.get { _, _ in try JSONResponse.make(["status": "ok"]) }])
-        routes.resource("/readyz", [.get(ready)])
+        routes.add(.signUp, signUp)
+        routes.add(.me, me)
+        routes.add(.confirmPassword, confirmPassword)
+        routes.add(.healthz) { _, _ in try JSONResponse.make(["status": "ok"]) }
+        routes.add(.readyz, ready)
     }
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.

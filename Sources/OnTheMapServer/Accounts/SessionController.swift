@@ -9,10 +9,11 @@ struct SessionController: Sendable {
     let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
-        for path in ["/v1/session", "/api/session"] {
-            // Logout takes no cross-site check: any XSRF header spelling, or none (api-contract.md 3.2).
-            routes.resource(path, [.post(logIn, .sameOrigin), .delete(logOut, nil)])
-        }
+        // Logout takes no cross-site check: any XSRF header spelling, or none (`APIOperation.crossSite`).
+        routes.add(.udacitySessionLogin, logIn)
+        routes.add(.udacitySessionLogout, logOut)
+        routes.add(.udacitySessionLegacyLogin, logIn)
+        routes.add(.udacitySessionLegacyLogout, logOut)
     }
 
     /// Logs in with `{"udacity": {"username", "password"}}`.

@@ -8,8 +8,8 @@ struct UserController: Sendable {
     let authenticator: SessionAuthenticator
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource("/v1/users/:id", [.get { _, context in try await self.profile(context, legacy: false) }])
-        routes.resource("/api/users/:id", [.get { _, context in try await self.profile(context, legacy: true) }])
+        routes.add(.udacityUser) { _, context in try await self.profile(context, legacy: false) }
+        routes.add(.udacityUserLegacy) { _, context in try await self.profile(context, legacy: true) }
     }
 
     func profile(_ context: AppRequestContext, legacy: Bool) async throws -> Response {

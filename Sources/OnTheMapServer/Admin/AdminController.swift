@@ -17,15 +17,16 @@ struct AdminController: Sendable {
 
     /// `admin` is the group under `basePath` behind `AdminGuard`.
     func addRoutes(to admin: FamilyGroup) {
-        admin.resource("accounts", [.get(accounts)])
-        admin.resource("accounts/:key", [.patch(changeAccount, .sessionWrites)])
-        admin.resource("accounts/:key/password-reset", [.post(passwordReset, .sessionWrites)])
-        admin.resource("locations", [.get(allLocations)])
-        admin.resource("locations/:objectId", [.patch(changeLocation, .sessionWrites), .delete(deleteLocation, .sessionWrites)])
-        admin.resource("reports", [.get(reports)])
-        admin.resource("reports/:objectId/dismiss", [.post(dismissReports, .sessionWrites)])
-        admin.resource("audit", [.get(audit)])
-        admin.resource("export", [.get(export)])
+        admin.add(.adminAccounts, accounts)
+        admin.add(.adminChangeAccount, changeAccount)
+        admin.add(.adminPasswordReset, passwordReset)
+        admin.add(.adminLocations, allLocations)
+        admin.add(.adminChangeLocation, changeLocation)
+        admin.add(.adminDeleteLocation, deleteLocation)
+        admin.add(.adminReports, reports)
+        admin.add(.adminDismissReports, dismissReports)
+        admin.add(.adminAudit, audit)
+        admin.add(.adminExport, export)
     }
 
     /// `?search=&limit=&skip=`: accounts, newest first, each with its pin.

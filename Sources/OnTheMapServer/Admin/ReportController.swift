@@ -11,8 +11,8 @@ struct ReportController: Sendable {
     let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource("/v1/reports", [.post(report, .sessionWrites)])
-        routes.resource("/v1/password-reset", [.post(resetPassword, .sameOrigin)])
+        routes.add(.report, report)
+        routes.add(.resetPassword, resetPassword)
     }
 
     /// `{"objectId", "reason"}` → 201 with the report, or 200 with the one already open.

@@ -80,7 +80,7 @@ private func checkSecret(_ configuration: AppConfiguration, store: some AppStore
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.
 func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
     let cachedList = CachedListFastPath.Source(
-        cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: StudentLocationController.families),
+        cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: LocationOperations.families.map { ($0.basePath, $0.family) }),
         maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: answerFinish(configuration), logger: logger)
     return HTTPEdge(limits: configuration.edge, finish: answerFinish(configuration),
                     clientsBehindProxy: !configuration.trustedProxies.isEmpty, cachedList: cachedList)

@@ -12,23 +12,20 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     router.add(middleware: IdempotencyMiddleware(store: store, clock: clock, secret: configuration.secret, bounds: configuration.idempotencyBounds))
 
     let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
-    func family(
-        _ family: PathFamily, path: String = "", behind middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = [],
-        described: Bool = true
-    ) -> FamilyGroup {
-        FamilyGroup(family, on: router, path: path, crossSite: crossSite, middleware: middleware, table: described ? routes : nil)
+    func family(_ family: PathFamily, path: String = "", adminsOnly: Bool = false) -> FamilyGroup {
+        FamilyGroup(family, on: router, path: path, adminsOnly: adminsOnly, crossSite: crossSite, table: routes)
     }
     let udacity = family(.udacity)
     SessionController(accounts: services.accounts, cookies: services.cookies, clock: clock).addRoutes(to: udacity)
     UserController(accounts: store, authenticator: services.authenticator).addRoutes(to: udacity)
-    for (basePath, pathFamily) in StudentLocationController.families {
-        let locationRoutes = family(pathFamily)
+    for operations in LocationOperations.families {
+        let locationRoutes = family(operations.family)
         // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
-        if pathFamily == .v1Locations {
+        if operations.family == .v1Locations {
             LiveEventsController(hub: services.hub, log: store, admission: services.liveAdmission, settings: configuration.live)
                 .addRoutes(to: locationRoutes)
         }
-        StudentLocationController(basePath: basePath, service: services.locations, publicURL: configuration.publicURL).addRoutes(to: locationRoutes)
+        StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL).addRoutes(to: locationRoutes)
     }
     let native = family(.native)
     NativeController(accounts: services.accounts, locations: store, cookies: services.cookies, health: store, geocoder: services.geocoder)
@@ -40,9 +37,9 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     AdminController(
         service: services.admin, locations: store, publicURL: configuration.publicURL,
         confirmationSeconds: configuration.adminPasswordConfirmationSeconds, clock: clock)
-        .addRoutes(to: family(.native, path: AdminController.basePath, behind: [AdminGuard()]))
+        .addRoutes(to: family(.native, path: AdminController.basePath, adminsOnly: true))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
-    services.webClient.addRoutes(to: family(.native, described: false))
+    services.webClient.addRoutes(to: family(.native))
     return router
 }

@@ -14,7 +14,7 @@ struct GeocodeController: Sendable {
     let limiter: any RateLimiter
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource("/v1/geocode", [.get(geocode)])
+        routes.add(.geocode, geocode)
     }
 
     @Sendable func geocode(_ request: Request, context: AppRequestContext) async throws -> Response {

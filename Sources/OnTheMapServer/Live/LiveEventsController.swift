@@ -12,15 +12,13 @@ import ServiceLifecycle
 /// too much. The stream opens with `ready` (the id the client is now at) and carries a `heartbeat`
 /// event when idle, so that proxies and the client see it alive.
 struct LiveEventsController: Sendable {
-    static let path = "/v1/StudentLocation/events"
-
     let hub: LocationEventHub
     let log: any LocationEventStore
     let admission: LiveStreamAdmission
     let settings: LiveStreamSettings
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource(Self.path, [.get(stream)])
+        routes.add(.v1Events, stream)
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {

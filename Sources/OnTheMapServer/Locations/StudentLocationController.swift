@@ -5,18 +5,19 @@ import OnTheMapModel
 /// `…/StudentLocation[/{objectId}]` for one path family (api-contract.md section 5). The v1 family
 /// answers a create with 200; the Parse families with 201 and a `Location` header.
 struct StudentLocationController: Sendable {
-    /// The three paths the locations are served at, each its own family.
-    static let families: [(basePath: String, family: PathFamily)] = [
-        ("/v1/StudentLocation", .v1Locations), ("/parse/classes/StudentLocation", .parse), ("/1/classes/StudentLocation", .parse),
-    ]
-
-    let basePath: String
+    /// The family's operations, at its base path.
+    let operations: LocationOperations
     let service: LocationService
     let publicURL: PublicURL?
 
+    var basePath: String { operations.basePath }
+
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource(basePath, [.get(list), .post(create, .sessionWrites)])
-        routes.resource(basePath + "/:objectId", [.get(read), .put(update, .sessionWrites), .delete(delete, .sessionWrites)])
+        routes.add(operations.list, list)
+        routes.add(operations.create, create)
+        routes.add(operations.read, read)
+        routes.add(operations.update, update)
+        routes.add(operations.delete, delete)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {

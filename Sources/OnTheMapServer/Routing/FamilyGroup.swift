@@ -1,56 +1,63 @@
 import Hummingbird
 import OnTheMapModel
 
-/// One path family's routes (api-contract.md sections 2 and 6): a router group whose middleware
-/// tells the request its family, which the error middleware, the metrics and the log read, and for
-/// the Udacity family puts the prefix before every answer. A route that changes something names
-/// the cross-site check it sits behind, as middleware of a sub-group.
+/// One path family's routes (docs/API.md, "Path families"): a router group whose middleware tells
+/// the request its family, which the error middleware, the metrics and the log read, and for the
+/// Udacity family puts the prefix before every answer. Operations register by name
+/// (`APIOperation`), which brings their method, path, cross-site check and who may call them.
 struct FamilyGroup {
     let family: PathFamily
     private let basePath: String
-    /// Where the group's operations are recorded; nil for the web client's files, which are no API.
-    private let table: RouteTable?
+    private let adminsOnly: Bool
+    private let table: RouteTable
+    private let crossSite: CrossSiteGuard
     private let open: RouterGroup<AppRequestContext>
-    private let sameOrigin: RouterGroup<AppRequestContext>
-    private let sessionWrites: RouterGroup<AppRequestContext>
 
-    /// The family's group under `path` (routes then name paths below it), behind `middleware` (the
-    /// admin guard, for one), its operations recorded in `table`.
-    init(
-        _ family: PathFamily, on router: Router<AppRequestContext>, path: String = "", crossSite: CrossSiteGuard,
-        middleware: [any MiddlewareProtocol<Request, Response, AppRequestContext>] = [], table: RouteTable?
-    ) {
+    /// The family's group under `path` (its operations' paths all start there), behind the admin
+    /// guard when `adminsOnly`, its operations recorded in `table`.
+    init(_ family: PathFamily, on router: Router<AppRequestContext>, path: String = "", adminsOnly: Bool = false, crossSite: CrossSiteGuard, table: RouteTable) {
         self.family = family
         self.basePath = path
+        self.adminsOnly = adminsOnly
         self.table = table
-        let group = router.group(RouterPath(path)).add(middleware: FamilyMiddleware(family: family))
-        for each in middleware { group.add(middleware: each) }
-        open = group
-        sameOrigin = group.group().add(middleware: CrossSiteMiddleware(rule: crossSite, check: .sameOrigin))
-        sessionWrites = group.group().add(middleware: CrossSiteMiddleware(rule: crossSite, check: .sessionWrites))
+        self.crossSite = crossSite
+        open = router.group(RouterPath(path)).add(middleware: FamilyMiddleware(family: family))
+        if adminsOnly { open.add(middleware: AdminGuard()) }
     }
 
-    /// Registers `routes` on `path` and answers every other common method with 405 and an `Allow`
-    /// header, so a wrong method never looks like a missing resource. A `path` with a parameter that
-    /// names only some resources says which with `exists`: to the others every method is 404.
-    func resource(_ path: String, _ routes: [Route], exists: (@Sendable (Request, AppRequestContext) -> Bool)? = nil) {
-        let fullPath = path.hasPrefix("/") ? basePath + path : basePath + "/" + path
-        assert(PathFamily.claiming(fullPath) == family, "\(fullPath) is not a path of the \(family) family")
-        for route in routes {
-            let group = switch route.check {
-            case nil: open
-            case .sameOrigin: sameOrigin
-            case .sessionWrites: sessionWrites
-            }
-            group.on(RouterPath(path), method: route.method, use: route.handler)
-            table?.add(method: route.method.rawValue, path: fullPath)
+    /// Serves `operation` with `handler`, behind its cross-site check and, for an operation that
+    /// needs a session, a 401 without one. The first operation on a path also answers every other
+    /// common method there with 405 and an `Allow` header naming the path's operations, so a wrong
+    /// method never looks like a missing resource.
+    func add(_ operation: APIOperation, _ handler: @escaping Handler) {
+        let path = relative(operation.path)
+        assert(PathFamily.claiming(operation.path) == family, "\(operation.path) is not a path of the \(family) family")
+        assert((operation.access == .admin) == adminsOnly, "\(operation) must be registered in the admin area's group, and only it")
+        var group = open
+        if let check = operation.crossSite { group = group.group().add(middleware: CrossSiteMiddleware(rule: crossSite, check: check)) }
+        if operation.access == .session { group = group.group().add(middleware: SessionRequired()) }
+        group.on(RouterPath(path), method: operation.method, use: handler)
+        if table.add(operation) {
+            let methods = APIOperation.allCases.filter { $0.path == operation.path }.map(\.method)
+            refuseOtherMethods(on: path, than: methods)
         }
-        let registered = Set(routes.map(\.method))
-        var allowedMethods = routes.map(\.method.rawValue)
+    }
+
+    /// Serves a file of the web client (no operation of the API) on `path` with `handler`. A `path`
+    /// with a parameter that names only some files says which with `exists`: to the others every
+    /// method is 404.
+    func file(_ path: String, exists: @escaping @Sendable (Request, AppRequestContext) -> Bool, _ handler: @escaping Handler) {
+        open.on(RouterPath(path), method: .get, use: handler)
+        refuseOtherMethods(on: path, than: [.get], exists: exists)
+    }
+
+    private func refuseOtherMethods(
+        on path: String, than registered: [HTTPRequest.Method], exists: (@Sendable (Request, AppRequestContext) -> Bool)? = nil
+    ) {
+        var allowedMethods = registered.map(\.rawValue)
         if registered.contains(.get) { allowedMethods.insert("HEAD", at: 1) }
         let allowed = allowedMethods
-        let others: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
-            + (registered.contains(.get) ? [] : [.head])
+        let others: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options] + (registered.contains(.get) ? [] : [.head])
         for method in others where !registered.contains(method) {
             open.on(RouterPath(path), method: method) { request, context -> Response in
                 if let exists, !exists(request, context) { throw HTTPError(.notFound) }
@@ -58,23 +65,16 @@ struct FamilyGroup {
             }
         }
     }
+
+    /// `path` below the group's base path.
+    private func relative(_ path: String) -> String {
+        precondition(path.hasPrefix(basePath), "\(path) is outside the group at \(basePath)")
+        return String(path.dropFirst(basePath.count))
+    }
 }
 
 /// A route handler: every handler in this server builds its `Response` itself.
 typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
-
-/// One method of a resource, and the cross-site check in front of it, if any.
-struct Route {
-    let method: HTTPRequest.Method
-    let handler: Handler
-    let check: CrossSiteMiddleware.Check?
-
-    static func get(_ handler: @escaping Handler) -> Route { Route(method: .get, handler: handler, check: nil) }
-    static func post(_ handler: @escaping Handler, _ check: CrossSiteMiddleware.Check?) -> Route { Route(method: .post, handler: handler, check: check) }
-    static func put(_ handler: @escaping Handler, _ check: CrossSiteMiddleware.Check?) -> Route { Route(method: .put, handler: handler, check: check) }
-    static func patch(_ handler: @escaping Handler, _ check: CrossSiteMiddleware.Check?) -> Route { Route(method: .patch, handler: handler, check: check) }
-    static func delete(_ handler: @escaping Handler, _ check: CrossSiteMiddleware.Check?) -> Route { Route(method: .delete, handler: handler, check: check) }
-}
 
 /// Names the request's family for everything outside the group, and prefixes the Udacity family's
 /// answers (errors get theirs from `ErrorMiddleware`, which builds them in the family's shape).
@@ -93,6 +93,16 @@ struct FamilyMiddleware: RouterMiddleware {
             }
         }
         return response
+    }
+}
+
+/// In front of an operation that needs a session: 401 without one.
+struct SessionRequired: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        _ = try await context.requireCaller()
+        return try await next(request, context)
     }
 }
 

@@ -13,8 +13,8 @@ struct SignInController: Sendable {
     let cookies: SessionCookies
 
     func addRoutes(to routes: FamilyGroup) {
-        routes.resource("/v1/oidc/:provider/start", [.get(start)])
-        routes.resource("/v1/oidc/:provider/callback", [.get(callback)])
+        routes.add(.startSignIn, start)
+        routes.add(.finishSignIn, callback)
     }
 
     @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {

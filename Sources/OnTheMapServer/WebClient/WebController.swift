@@ -68,10 +68,10 @@ struct WebController: Sendable {
                 guard let folder else { return assets[pattern] }
                 return context.parameters.get(Self.fileParameter).flatMap { assets[folder + $0] }
             }
-            routes.resource(pattern, [.get { request, context in
+            routes.file(pattern, exists: { _, context in asset(context) != nil }) { request, context in
                 guard let asset = asset(context) else { throw HTTPError(.notFound) }
                 return await Self.response(for: asset, request: request)
-            }], exists: { _, context in asset(context) != nil })
+            }
         }
     }
 

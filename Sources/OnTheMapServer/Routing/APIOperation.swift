@@ -1,0 +1,116 @@
+import HTTPTypes
+
+/// Every operation of the API, named by its `operationId` in `openapi.json`, with its method, its
+/// path, who may call it and the cross-site check in front of it. Route groups register handlers by
+/// these names only, so a path is written here once; `APIDocumentTests` holds this table and the
+/// document to each other (ids, methods, paths, `security`, `x-cross-site`, the Admin tag).
+enum APIOperation: String, CaseIterable, Sendable {
+    case udacitySessionLogin = "udacity-session-login"
+    case udacitySessionLogout = "udacity-session-logout"
+    case udacitySessionLegacyLogin = "udacity-session-legacy-login"
+    case udacitySessionLegacyLogout = "udacity-session-legacy-logout"
+    case udacityUser = "udacity-user"
+    case udacityUserLegacy = "udacity-user-legacy"
+
+    case v1List = "v1-list", v1Create = "v1-create", v1Read = "v1-read", v1Update = "v1-update", v1Delete = "v1-delete"
+    case v1Events = "v1-events"
+    case parseList = "parse-list", parseCreate = "parse-create", parseRead = "parse-read", parseUpdate = "parse-update"
+    case parseDelete = "parse-delete"
+    case parse1List = "parse-1-list", parse1Create = "parse-1-create", parse1Read = "parse-1-read", parse1Update = "parse-1-update"
+    case parse1Delete = "parse-1-delete"
+
+    case signUp = "sign-up"
+    case me
+    case confirmPassword
+    case geocode
+    case healthz, readyz
+    case report
+    case resetPassword
+
+    case adminAccounts, adminChangeAccount, adminPasswordReset
+    case adminLocations, adminChangeLocation, adminDeleteLocation
+    case adminReports, adminDismissReports
+    case adminAudit, adminExport
+
+    case startSignIn, finishSignIn
+
+    /// Who may call an operation: what the document's `security` says of it.
+    enum Access: Sendable {
+        /// Anyone; a session, when sent, may change the answer (the document's default security).
+        case anyone
+        /// A logged-in caller (a bearer token or the session cookie), else 401.
+        case session
+        /// A logged-in admin: the operation sits in the admin area's group, behind `AdminGuard`.
+        case admin
+    }
+
+    var method: HTTPRequest.Method { Self.routes[self]!.method }
+
+    /// In the router's syntax (`:name` where OpenAPI writes `{name}`).
+    var path: String { Self.routes[self]!.path }
+
+    var access: Access {
+        switch self {
+        case .me, .confirmPassword, .report: .session
+        case .adminAccounts, .adminChangeAccount, .adminPasswordReset, .adminLocations, .adminChangeLocation, .adminDeleteLocation,
+             .adminReports, .adminDismissReports, .adminAudit, .adminExport: .admin
+        default: .anyone
+        }
+    }
+
+    /// The check a browser's request passes before the handler: none for reads and for logging out
+    /// (old clients send any header or none, and ending a session harms nobody).
+    var crossSite: CrossSiteMiddleware.Check? {
+        switch self {
+        case .udacitySessionLogin, .udacitySessionLegacyLogin, .signUp, .resetPassword: .sameOrigin
+        case .udacitySessionLogout, .udacitySessionLegacyLogout: nil
+        default: method == .get ? nil : .sessionWrites
+        }
+    }
+
+    private static let routes: [APIOperation: (method: HTTPRequest.Method, path: String)] = {
+        var routes: [APIOperation: (method: HTTPRequest.Method, path: String)] = [
+            .udacitySessionLogin: (.post, "/v1/session"), .udacitySessionLogout: (.delete, "/v1/session"),
+            .udacitySessionLegacyLogin: (.post, "/api/session"), .udacitySessionLegacyLogout: (.delete, "/api/session"),
+            .udacityUser: (.get, "/v1/users/:id"), .udacityUserLegacy: (.get, "/api/users/:id"),
+            .v1Events: (.get, "/v1/StudentLocation/events"),
+            .signUp: (.post, "/v1/accounts"), .me: (.get, "/v1/me"), .confirmPassword: (.post, "/v1/me/confirm-password"),
+            .geocode: (.get, "/v1/geocode"), .healthz: (.get, "/healthz"), .readyz: (.get, "/readyz"),
+            .report: (.post, "/v1/reports"), .resetPassword: (.post, "/v1/password-reset"),
+            .adminAccounts: (.get, "/v1/admin/accounts"), .adminChangeAccount: (.patch, "/v1/admin/accounts/:key"),
+            .adminPasswordReset: (.post, "/v1/admin/accounts/:key/password-reset"),
+            .adminLocations: (.get, "/v1/admin/locations"), .adminChangeLocation: (.patch, "/v1/admin/locations/:objectId"),
+            .adminDeleteLocation: (.delete, "/v1/admin/locations/:objectId"),
+            .adminReports: (.get, "/v1/admin/reports"), .adminDismissReports: (.post, "/v1/admin/reports/:objectId/dismiss"),
+            .adminAudit: (.get, "/v1/admin/audit"), .adminExport: (.get, "/v1/admin/export"),
+            .startSignIn: (.get, "/v1/oidc/:provider/start"), .finishSignIn: (.get, "/v1/oidc/:provider/callback"),
+        ]
+        // The three location families serve one resource each, at their own base path.
+        for family in LocationOperations.families {
+            routes[family.list] = (.get, family.basePath)
+            routes[family.create] = (.post, family.basePath)
+            routes[family.read] = (.get, family.basePath + "/:objectId")
+            routes[family.update] = (.put, family.basePath + "/:objectId")
+            routes[family.delete] = (.delete, family.basePath + "/:objectId")
+        }
+        return routes
+    }()
+}
+
+/// The operations of one location family: the same resource at its own base path, in its own
+/// error shape.
+struct LocationOperations: Sendable {
+    let basePath: String
+    let family: PathFamily
+    let list, create, read, update, delete: APIOperation
+
+    static let v1 = LocationOperations(
+        basePath: "/v1/StudentLocation", family: .v1Locations, list: .v1List, create: .v1Create, read: .v1Read, update: .v1Update, delete: .v1Delete)
+    static let parse = LocationOperations(
+        basePath: "/parse/classes/StudentLocation", family: .parse, list: .parseList, create: .parseCreate, read: .parseRead,
+        update: .parseUpdate, delete: .parseDelete)
+    static let parse1 = LocationOperations(
+        basePath: "/1/classes/StudentLocation", family: .parse, list: .parse1List, create: .parse1Create, read: .parse1Read,
+        update: .parse1Update, delete: .parse1Delete)
+    static let families = [v1, parse, parse1]
+}
