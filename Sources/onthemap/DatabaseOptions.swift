@@ -8,29 +8,19 @@ import OnTheMapStore
 /// `postgres://` URL means PostgreSQL, anything else is a SQLite file. The one place an engine is
 /// chosen.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "SQLite database file, created if missing, or postgres://user:password@host:5432/name for PostgreSQL (env ONTHEMAP_DATABASE; default ./onthemap.sqlite).",
-        valueName: "path|url"))
+    @Option(name: .long, help: ServerSetting.database.help)
     var database: String?
 
-    @Option(name: .customLong("database-readers"), help: ArgumentHelp(
-        "Connections for reads, so this many reads run at once (env ONTHEMAP_DATABASE_READERS; default 4 for SQLite, 8 for PostgreSQL).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.databaseReaders.name), help: ServerSetting.databaseReaders.help)
     var readers: String?
 
-    @Option(name: .customLong("database-writers"), help: ArgumentHelp(
-        "PostgreSQL only: connections for writes (env ONTHEMAP_DATABASE_WRITERS; default 4). SQLite always has one writer.",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.databaseWriters.name), help: ServerSetting.databaseWriters.help)
     var writers: String?
 
-    @Option(name: .customLong("read-budget-ms"), help: ArgumentHelp(
-        "Milliseconds one database read may run before it is stopped and answered 503 (env ONTHEMAP_READ_BUDGET_MS; default 250).",
-        valueName: "ms"))
+    @Option(name: .customLong(ServerSetting.readBudget.name), help: ServerSetting.readBudget.help)
     var readBudget: String?
 
-    @Option(name: .customLong("write-queue"), help: ArgumentHelp(
-        "Writes that may wait for the database; more are answered 503 (env ONTHEMAP_WRITE_QUEUE; default 1024).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.writeQueue.name), help: ServerSetting.writeQueue.help)
     var writeQueue: String?
 
     /// What `--database` names.
@@ -40,8 +30,8 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     func location() throws -> Location {
-        let setting = Setting(flag: "--database", variable: "ONTHEMAP_DATABASE")
-        let text = try setting.value(database, default: "./onthemap.sqlite", expected: "a file path or a postgres:// URL") { $0.isEmpty ? nil : $0 }
+        let setting = ServerSetting.database
+        let text = try setting.value(database, default: ServerSetting.defaultDatabase, expected: "a file path or a postgres:// URL") { $0.isEmpty ? nil : $0 }
         return try Self.location(text, source: setting.raw(database)?.source ?? "--database")
     }
 
@@ -94,7 +84,7 @@ struct DatabaseOptions: ParsableArguments {
     private func postgresOptions() throws -> PostgresEngine.Options {
         var options = PostgresEngine.Options()
         options.readers = try readerCount(default: options.readers)
-        options.writers = try Setting(flag: "--database-writers", variable: "ONTHEMAP_DATABASE_WRITERS")
+        options.writers = try ServerSetting.databaseWriters
             .value(writers, default: options.writers, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
         options.readBudget = try budget(default: options.readBudget)
         options.maxPendingWrites = try queue(default: options.maxPendingWrites)
@@ -102,19 +92,19 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     private func readerCount(default value: Int) throws -> Int {
-        try Setting(flag: "--database-readers", variable: "ONTHEMAP_DATABASE_READERS")
+        try ServerSetting.databaseReaders
             .value(readers, default: value, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
     }
 
     private func budget(default value: Duration) throws -> Duration {
-        try Setting(flag: "--read-budget-ms", variable: "ONTHEMAP_READ_BUDGET_MS")
+        try ServerSetting.readBudget
             .value(readBudget, default: value, expected: "a whole number of milliseconds from 1 to 600000") {
                 Int64($0).flatMap { (1...600_000).contains($0) ? .milliseconds($0) : nil }
             }
     }
 
     private func queue(default value: Int) throws -> Int {
-        try Setting(flag: "--write-queue", variable: "ONTHEMAP_WRITE_QUEUE")
+        try ServerSetting.writeQueue
             .value(writeQueue, default: value, expected: "a whole number from 1 to 1000000") { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
     }
 }

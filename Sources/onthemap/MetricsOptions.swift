@@ -2,9 +2,7 @@ import ArgumentParser
 
 /// `serve --metrics-address`: where `/metrics` listens, if anywhere (README, "Metrics").
 struct MetricsOptions: ParsableArguments {
-    @Option(name: .customLong("metrics-address"), help: ArgumentHelp(
-        "Serve Prometheus metrics at http://ADDRESS/metrics, e.g. 127.0.0.1:9464; keep it off the public network (env ONTHEMAP_METRICS_ADDRESS; default off).",
-        valueName: "host:port"))
+    @Option(name: .customLong(ServerSetting.metricsAddress.name), help: ServerSetting.metricsAddress.help)
     var metricsAddress: String?
 
     func validate() throws {
@@ -13,7 +11,7 @@ struct MetricsOptions: ParsableArguments {
 
     /// The host and port to serve metrics on; nil when metrics are off.
     func listenAddress() throws -> (host: String, port: Int)? {
-        try Setting(flag: "--metrics-address", variable: "ONTHEMAP_METRICS_ADDRESS")
+        try ServerSetting.metricsAddress
             .value(metricsAddress, default: nil, expected: "host:port such as 127.0.0.1:9464 (or [::1]:9464)") { text in
                 Self.parse(text).map { .some($0) }
             }

@@ -5,20 +5,10 @@ import OnTheMapServer
 /// `--secret-file`: where the server's secret is (`ServerSecret`), created on first use. It stays
 /// out of the database and of its backups; every instance of one database must read the same one.
 struct SecretOptions: ParsableArguments {
-    @Option(name: .customLong("secret-file"), help: ArgumentHelp(
-        """
-        File holding the server's secret (at least 32 characters), created with 64 random hex digits if missing; every instance \
-        of one database needs the same one (env ONTHEMAP_SECRET_FILE; default onthemap.secret beside a SQLite database, \
-        ./onthemap.secret for PostgreSQL).
-        """,
-        valueName: "path"))
+    @Option(name: .customLong(ServerSetting.secretFile.name), help: ServerSetting.secretFile.help)
     var secretFile: String?
 
-    @Flag(name: .customLong("adopt-secret"), help: ArgumentHelp(
-        """
-        Make this secret the database's own when the database was served with another one (its secret was lost, or this is a \
-        restored copy on a new machine); the answers kept for Idempotency-Key are dropped.
-        """))
+    @Flag(name: .customLong(ServerSetting.adoptSecret.name), help: ServerSetting.adoptSecret.help)
     var adoptSecret = false
 
     /// The secret file's path: the flag, the variable, or the default for the database.
@@ -28,7 +18,7 @@ struct SecretOptions: ParsableArguments {
         case .sqlite(let path): defaultPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("onthemap.secret").path
         case .postgres: defaultPath = "./onthemap.secret"
         }
-        return try Setting(flag: "--secret-file", variable: "ONTHEMAP_SECRET_FILE")
+        return try ServerSetting.secretFile
             .value(secretFile, default: defaultPath, expected: "a file path") { $0.isEmpty ? nil : $0 }
     }
 

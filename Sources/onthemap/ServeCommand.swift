@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
             as the original service did, rate limited per client address.
             """)
 
-    @Option(help: ArgumentHelp("Address to listen on (env ONTHEMAP_HOST; default 127.0.0.1).", valueName: "address"))
+    @Option(help: ServerSetting.host.help)
     var host: String?
 
-    @Option(help: ArgumentHelp("Port to listen on (env ONTHEMAP_PORT; default 8080).", valueName: "port"))
+    @Option(help: ServerSetting.port.help)
     var port: String?
 
     @OptionGroup var database: DatabaseOptions
@@ -33,95 +33,61 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var secret: SecretOptions
 
-    @Option(help: ArgumentHelp("Who may write locations: accounts or open (env ONTHEMAP_WRITES; default accounts).", valueName: "mode"))
+    @Option(help: ServerSetting.writes.help)
     var writes: String?
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp(
-        "Origin users reach the service at, e.g. https://map.example.org: used by cross-site checks and for Secure cookies (env ONTHEMAP_PUBLIC_URL).",
-        valueName: "url"))
+    @Option(name: .customLong(ServerSetting.publicURL.name), help: ServerSetting.publicURL.help)
     var publicURL: String?
 
-    @Option(name: .customLong("trust-proxy"), help: ArgumentHelp(
-        """
-        Take client addresses from X-Forwarded-For when the request comes from one of these reverse proxies: their addresses \
-        and CIDR ranges, comma-separated, or yes for one on this machine (127.0.0.0/8, ::1); the client is the rightmost hop \
-        that is not a proxy (env ONTHEMAP_TRUST_PROXY; default no).
-        """,
-        valueName: "no|yes|addresses"))
+    @Option(name: .customLong(ServerSetting.trustProxy.name), help: ServerSetting.trustProxy.help)
     var trustProxy: String?
 
-    @Option(name: .customLong("session-days"), help: ArgumentHelp(
-        "How long a login lasts, in days (env ONTHEMAP_SESSION_DAYS; default 30).", valueName: "days"))
+    @Option(name: .customLong(ServerSetting.sessionDays.name), help: ServerSetting.sessionDays.help)
     var sessionDays: String?
 
-    @Option(name: .customLong("session-idle-days"), help: ArgumentHelp(
-        "How long a login lasts unused, in days; each use moves it on, within --session-days (env ONTHEMAP_SESSION_IDLE_DAYS; default 14).",
-        valueName: "days"))
+    @Option(name: .customLong(ServerSetting.sessionIdleDays.name), help: ServerSetting.sessionIdleDays.help)
     var sessionIdleDays: String?
 
-    @Option(name: .customLong("max-list-limit"), help: ArgumentHelp(
-        "Largest page a list may return; larger limits are clamped (env ONTHEMAP_MAX_LIST_LIMIT; default 1000).", valueName: "count"))
+    @Option(name: .customLong(ServerSetting.maxListLimit.name), help: ServerSetting.maxListLimit.help)
     var maxListLimit: String?
 
-    @Option(name: .customLong("max-skip"), help: ArgumentHelp(
-        "Largest skip a list accepts; deeper pages answer 400 (env ONTHEMAP_MAX_SKIP; default 10000).", valueName: "count"))
+    @Option(name: .customLong(ServerSetting.maxSkip.name), help: ServerSetting.maxSkip.help)
     var maxSkip: String?
 
-    @Option(name: .customLong("expensive-queries"), help: ArgumentHelp(
-        "List queries that may scan the table (see docs/API.md) running at once; keep it below --database-readers (env ONTHEMAP_EXPENSIVE_QUERIES; default 2).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.expensiveQueries.name), help: ServerSetting.expensiveQueries.help)
     var expensiveQueries: String?
 
-    @Option(name: .customLong("expensive-queue"), help: ArgumentHelp(
-        "Expensive list queries that may wait for a place; more are answered 503 (env ONTHEMAP_EXPENSIVE_QUEUE; default 16).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.expensiveQueue.name), help: ServerSetting.expensiveQueue.help)
     var expensiveQueue: String?
 
-    @Option(name: .customLong("signup-limit"), help: ArgumentHelp(
-        "Sign-ups allowed per client address in 10 minutes; a class behind one NAT shares an address (env ONTHEMAP_SIGNUP_LIMIT; default 100).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.signUpLimit.name), help: ServerSetting.signUpLimit.help)
     var signUpLimit: String?
 
-    @Option(name: .customLong("login-failure-limit"), help: ArgumentHelp(
-        "Failed logins allowed per client address per minute, over any emails (env ONTHEMAP_LOGIN_FAILURE_LIMIT; default 30).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.loginFailureLimit.name), help: ServerSetting.loginFailureLimit.help)
     var loginFailureLimit: String?
 
-    @Option(name: .customLong("live-streams"), help: ArgumentHelp(
-        "Live map streams (GET /v1/StudentLocation/events) open at once on this instance; more are answered 503 (env ONTHEMAP_LIVE_STREAMS; default 10000).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.liveStreams.name), help: ServerSetting.liveStreams.help)
     var liveStreams: String?
 
-    @Option(name: .customLong("live-streams-per-address"), help: ArgumentHelp(
-        "Live map streams one client address may hold; more are answered 429 (env ONTHEMAP_LIVE_STREAMS_PER_ADDRESS; default 100).",
-        valueName: "count"))
+    @Option(name: .customLong(ServerSetting.liveStreamsPerAddress.name), help: ServerSetting.liveStreamsPerAddress.help)
     var liveStreamsPerAddress: String?
 
-    @Option(name: .customLong("geocoder-upstream"), help: ArgumentHelp(
-        "A Nominatim-compatible search endpoint (…/search) asked first for street addresses; the offline geocoder answers when it fails or is slow (env ONTHEMAP_GEOCODER_UPSTREAM; default none).",
-        valueName: "url"))
+    @Option(name: .customLong(ServerSetting.geocoderUpstream.name), help: ServerSetting.geocoderUpstream.help)
     var geocoderUpstream: String?
 
-    @Option(name: .customLong("leaflet-dir"), help: ArgumentHelp(
-        "Directory holding leaflet.js and leaflet.markercluster.js for the web client (env ONTHEMAP_LEAFLET_DIR; default Debian's \(WebClientSettings.debianLeafletDirectory)).",
-        valueName: "path"))
+    @Option(name: .customLong(ServerSetting.leafletDirectory.name), help: ServerSetting.leafletDirectory.help)
     var leafletDirectory: String?
 
-    @Option(name: .customLong("tiles-url"), help: ArgumentHelp(
-        "Online map tiles for the web client, e.g. https://tile.example.org/{z}/{x}/{y}.png; needs --tiles-attribution (env ONTHEMAP_TILES_URL; default none: the offline basemap only).",
-        valueName: "template"))
+    @Option(name: .customLong(ServerSetting.tilesURL.name), help: ServerSetting.tilesURL.help)
     var tilesURL: String?
 
-    @Option(name: .customLong("tiles-attribution"), help: ArgumentHelp(
-        "Credit line the tile provider requires, shown on the map (env ONTHEMAP_TILES_ATTRIBUTION).", valueName: "text"))
+    @Option(name: .customLong(ServerSetting.tilesAttribution.name), help: ServerSetting.tilesAttribution.help)
     var tilesAttribution: String?
 
-    @Option(name: .customLong("log-format"), help: ArgumentHelp(
-        "text, or json for one JSON object per line (env ONTHEMAP_LOG_FORMAT; default text).", valueName: "format"))
+    @Option(name: .customLong(ServerSetting.logFormat.name), help: ServerSetting.logFormat.help)
     var logFormat: String?
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp(
-        "trace, debug, info, notice, warning, error or critical (env ONTHEMAP_LOG_LEVEL; default info).", valueName: "level"))
+    @Option(name: .customLong(ServerSetting.logLevel.name), help: ServerSetting.logLevel.help)
     var logLevel: String?
 
     /// Bad flags and variables are reported before anything starts, with this command's usage.
@@ -187,10 +153,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// Leaflet's directory and the optional tile server, which needs both its flags.
     private func webClientSettings() throws -> WebClientSettings {
         var settings = WebClientSettings()
-        settings.leafletDirectory = try Setting(flag: "--leaflet-dir", variable: "ONTHEMAP_LEAFLET_DIR")
+        settings.leafletDirectory = try ServerSetting.leafletDirectory
             .value(leafletDirectory, default: settings.leafletDirectory, expected: "a directory path") { $0.isEmpty ? nil : $0 }
-        let url = Setting(flag: "--tiles-url", variable: "ONTHEMAP_TILES_URL").raw(tilesURL)
-        let attribution = Setting(flag: "--tiles-attribution", variable: "ONTHEMAP_TILES_ATTRIBUTION").raw(tilesAttribution)
+        let url = ServerSetting.tilesURL.raw(tilesURL)
+        let attribution = ServerSetting.tilesAttribution.raw(tilesAttribution)
         switch (url, attribution) {
         case (nil, nil):
             break
@@ -209,32 +175,32 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func logFormatSetting() throws -> String {
-        try Setting(flag: "--log-format", variable: "ONTHEMAP_LOG_FORMAT")
-            .value(logFormat, default: "text", expected: "text or json") { ["text", "json"].contains($0.lowercased()) ? $0.lowercased() : nil }
+        try ServerSetting.logFormat
+            .value(logFormat, default: ServerSetting.defaultLogFormat, expected: "text or json") { ["text", "json"].contains($0.lowercased()) ? $0.lowercased() : nil }
     }
 
     private func logLevelSetting() throws -> Logger.Level {
-        try Setting(flag: "--log-level", variable: "ONTHEMAP_LOG_LEVEL")
-            .value(logLevel, default: .info, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
+        try ServerSetting.logLevel
+            .value(logLevel, default: Logger.Level(rawValue: ServerSetting.defaultLogLevel)!, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
     }
 
     /// Flags first, then `ONTHEMAP_…` variables, then defaults.
     func makeConfiguration() throws -> AppConfiguration {
         var configuration = AppConfiguration()
-        configuration.host = try Setting(flag: "--host", variable: "ONTHEMAP_HOST")
+        configuration.host = try ServerSetting.host
             .value(host, default: configuration.host, expected: "an address") { $0.isEmpty ? nil : $0 }
-        configuration.port = try Setting(flag: "--port", variable: "ONTHEMAP_PORT")
+        configuration.port = try ServerSetting.port
             .value(port, default: configuration.port, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
-        configuration.writeMode = try Setting(flag: "--writes", variable: "ONTHEMAP_WRITES")
+        configuration.writeMode = try ServerSetting.writes
             .value(writes, default: configuration.writeMode, expected: "accounts or open") { WriteMode(rawValue: $0.lowercased()) }
-        if let (text, source) = Setting(flag: "--public-url", variable: "ONTHEMAP_PUBLIC_URL").raw(publicURL) {
+        if let (text, source) = ServerSetting.publicURL.raw(publicURL) {
             guard let origin = PublicURL(text) else {
                 throw ValidationError("\(source) must be an origin such as https://map.example.org; got \"\(text)\".")
             }
             configuration.publicURL = origin
         }
         configuration.edge = try edge.limits()
-        configuration.trustedProxies = try Setting(flag: "--trust-proxy", variable: "ONTHEMAP_TRUST_PROXY")
+        configuration.trustedProxies = try ServerSetting.trustProxy
             .value(trustProxy, default: TrustedProxies.nobody, expected: "no, yes (a proxy on this machine) or the proxies' addresses and CIDR ranges, comma-separated") {
                 switch $0.lowercased() {
                 case "no", "false", "0": TrustedProxies.nobody
@@ -242,47 +208,47 @@ struct ServeCommand: AsyncParsableCommand {
                 default: TrustedProxies(list: $0)
                 }
             }
-        configuration.sessionLifetimeSeconds = try Setting(flag: "--session-days", variable: "ONTHEMAP_SESSION_DAYS")
+        configuration.sessionLifetimeSeconds = try ServerSetting.sessionDays
             .value(sessionDays, default: configuration.sessionLifetimeSeconds, expected: "a whole number of days from 1 to 3650") {
                 Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }
             }
-        configuration.sessionIdleSeconds = try Setting(flag: "--session-idle-days", variable: "ONTHEMAP_SESSION_IDLE_DAYS")
+        configuration.sessionIdleSeconds = try ServerSetting.sessionIdleDays
             .value(sessionIdleDays, default: configuration.sessionIdleSeconds, expected: "a whole number of days from 1 to 3650") {
                 Int64($0).flatMap { (1...3650).contains($0) ? $0 * 86_400 : nil }
             }
-        configuration.maxListLimit = try Setting(flag: "--max-list-limit", variable: "ONTHEMAP_MAX_LIST_LIMIT")
+        configuration.maxListLimit = try ServerSetting.maxListLimit
             .value(maxListLimit, default: configuration.maxListLimit, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
-        configuration.maxSkip = try Setting(flag: "--max-skip", variable: "ONTHEMAP_MAX_SKIP")
+        configuration.maxSkip = try ServerSetting.maxSkip
             .value(maxSkip, default: configuration.maxSkip, expected: "a whole number from 0 to 1000000") {
                 Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
             }
-        configuration.expensiveReadConcurrency = try Setting(flag: "--expensive-queries", variable: "ONTHEMAP_EXPENSIVE_QUERIES")
+        configuration.expensiveReadConcurrency = try ServerSetting.expensiveQueries
             .value(expensiveQueries, default: configuration.expensiveReadConcurrency, expected: "a whole number from 1 to 64") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
             }
-        configuration.expensiveReadQueue = try Setting(flag: "--expensive-queue", variable: "ONTHEMAP_EXPENSIVE_QUEUE")
+        configuration.expensiveReadQueue = try ServerSetting.expensiveQueue
             .value(expensiveQueue, default: configuration.expensiveReadQueue, expected: "a whole number from 0 to 100000") {
                 Int($0).flatMap { (0...100_000).contains($0) ? $0 : nil }
             }
-        configuration.signUpsPerAddressPer10Minutes = try Setting(flag: "--signup-limit", variable: "ONTHEMAP_SIGNUP_LIMIT")
+        configuration.signUpsPerAddressPer10Minutes = try ServerSetting.signUpLimit
             .value(signUpLimit, default: configuration.signUpsPerAddressPer10Minutes, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
-        configuration.loginFailuresPerAddressPerMinute = try Setting(flag: "--login-failure-limit", variable: "ONTHEMAP_LOGIN_FAILURE_LIMIT")
+        configuration.loginFailuresPerAddressPerMinute = try ServerSetting.loginFailureLimit
             .value(loginFailureLimit, default: configuration.loginFailuresPerAddressPerMinute, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
-        configuration.live.maxStreams = try Setting(flag: "--live-streams", variable: "ONTHEMAP_LIVE_STREAMS")
+        configuration.live.maxStreams = try ServerSetting.liveStreams
             .value(liveStreams, default: configuration.live.maxStreams, expected: "a whole number from 0 to 1000000") {
                 Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
             }
-        configuration.live.maxStreamsPerAddress = try Setting(flag: "--live-streams-per-address", variable: "ONTHEMAP_LIVE_STREAMS_PER_ADDRESS")
+        configuration.live.maxStreamsPerAddress = try ServerSetting.liveStreamsPerAddress
             .value(liveStreamsPerAddress, default: configuration.live.maxStreamsPerAddress, expected: "a whole number from 1 to 1000000") {
                 Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
             }
-        let upstream = try Setting(flag: "--geocoder-upstream", variable: "ONTHEMAP_GEOCODER_UPSTREAM")
+        let upstream = try ServerSetting.geocoderUpstream
             .value(geocoderUpstream, default: "", expected: "an http or https URL such as https://nominatim.example.org/search") { text -> String? in
                 let lowered = text.lowercased()
                 guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), text.count > 8 else { return nil }

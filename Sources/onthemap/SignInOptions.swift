@@ -5,21 +5,16 @@ import OnTheMapServer
 /// `serve --oidc-provider`, once per OpenID Connect provider students may sign in with (README,
 /// "Sign in with a school account").
 struct SignInOptions: ParsableArguments {
-    @Option(name: .customLong("oidc-provider"), parsing: .singleValue, help: ArgumentHelp(
-        """
-        An OpenID Connect provider to sign in with, repeatable: id=ID,name=NAME,issuer=URL,client-id=ID,client-secret-file=PATH \
-        (or client-secret=SECRET), and trust-email for a provider that vouches for every email it gives. Needs --public-url; \
-        register PUBLIC_URL/v1/oidc/ID/callback with the provider (env ONTHEMAP_OIDC_PROVIDERS, providers separated by ";").
-        """,
-        valueName: "settings"))
+    @Option(name: .customLong(ServerSetting.oidcProviders.name), parsing: .singleValue, help: ServerSetting.oidcProviders.help)
     var providers: [String] = []
 
     /// The providers from the flags, else from `ONTHEMAP_OIDC_PROVIDERS`.
     func signInProviders() throws -> [SignInProvider] {
+        let setting = ServerSetting.oidcProviders
         let (texts, source): ([String], String) = if !providers.isEmpty {
-            (providers, "--oidc-provider")
-        } else if let variable = ProcessInfo.processInfo.environment["ONTHEMAP_OIDC_PROVIDERS"] {
-            (variable.split(whereSeparator: { $0 == ";" || $0.isNewline }).map(String.init), "ONTHEMAP_OIDC_PROVIDERS")
+            (providers, setting.flag)
+        } else if let (variable, source) = setting.raw(nil) {
+            (variable.split(whereSeparator: { $0 == ";" || $0.isNewline }).map(String.init), source)
         } else {
             ([], "")
         }

@@ -45,6 +45,13 @@ echo "onthemap CLI tests"
 
 expect_success "--help lists the subcommands" "serve.*|user" "$binary" --help
 expect_success "serve --help documents every flag" "--public-url" "$binary" serve --help
+# The README's configuration table is what `onthemap settings` prints from the settings' one declaration.
+readme_table="$(awk '/^\| flag \| variable \| default \| meaning \|$/ { on = 1 } on && /^$/ { exit } on' "$readme")"
+if [ -n "$readme_table" ] && diff <("$binary" settings) <(cat <<<"$readme_table") >"$work/settings.diff"; then
+    pass "the README's configuration table is the settings' declaration (onthemap settings)"
+else
+    fail "the README's configuration table differs from onthemap settings: paste its output into README.md" "$(cat "$work/settings.diff")"
+fi
 expect_success "user add --help says the password comes from stdin" "standard input" "$binary" user add --help
 expect_failure "a bad --port is refused with a clear error" "--port must be a port number" "$binary" serve --port abc
 expect_failure "a bad ONTHEMAP_WRITES names the variable" "ONTHEMAP_WRITES must be accounts or open" env ONTHEMAP_WRITES=maybe "$binary" serve
