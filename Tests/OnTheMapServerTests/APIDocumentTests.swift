@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 28, item 5: the OpenAPI document is the API's one description. Every operation a route
+/// The OpenAPI document is the API's one description. Every operation a route
 /// group serves is in it, and every operation in it is served, in every family (the Udacity
 /// session and users, the three location families, native, admin, sign-in).
 @Suite struct APIDocumentTests {

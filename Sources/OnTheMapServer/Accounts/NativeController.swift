@@ -2,7 +2,7 @@ import Hummingbird
 import OnTheMapModel
 import OnTheMapStore
 
-/// The endpoints this service adds: sign-up, "me", liveness and readiness (api-contract.md section 7).
+/// The endpoints this service adds: sign-up, "me", liveness and readiness (docs/API.md, "Native endpoints").
 struct NativeController: Sendable {
     let accounts: AccountService
     let locations: any LocationStore

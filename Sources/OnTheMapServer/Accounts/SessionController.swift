@@ -1,7 +1,7 @@
 import Hummingbird
 import OnTheMapModel
 
-/// `POST`/`DELETE /v1/session` and `/api/session` (api-contract.md section 3). Every answer carries
+/// `POST`/`DELETE /v1/session` and `/api/session` (docs/API.md, "Session"). Every answer carries
 /// the Udacity prefix (from its group).
 struct SessionController: Sendable {
     let accounts: AccountService
@@ -10,7 +10,7 @@ struct SessionController: Sendable {
 
     func addRoutes(to routes: FamilyGroup) {
         for path in ["/v1/session", "/api/session"] {
-            // Logout takes no cross-site check: any XSRF header spelling, or none (api-contract.md 3.2).
+            // Logout takes no cross-site check: any XSRF header spelling, or none (docs/API.md, "Session").
             routes.resource(path, [.post(logIn, .sameOrigin), .delete(logOut, nil)])
         }
     }

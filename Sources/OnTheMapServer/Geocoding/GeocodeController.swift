@@ -2,7 +2,7 @@ import Hummingbird
 import OnTheMapGeocoder
 import OnTheMapModel
 
-/// `GET /v1/geocode?q=…&limit=5` (api-contract.md section 7): forward geocoding, offline.
+/// `GET /v1/geocode?q=…&limit=5` (docs/API.md, "Native endpoints"): forward geocoding, offline.
 struct GeocodeController: Sendable {
     static let maxQueryLength = 200
     static let maxLimit = 20

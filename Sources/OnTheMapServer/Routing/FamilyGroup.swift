@@ -1,7 +1,7 @@
 import Hummingbird
 import OnTheMapModel
 
-/// One path family's routes (api-contract.md sections 2 and 6): a router group whose middleware
+/// One path family's routes (docs/API.md, "Path families and error shapes"): a router group whose middleware
 /// tells the request its family, which the error middleware, the metrics and the log read, and for
 /// the Udacity family puts the prefix before every answer. A route that changes something names
 /// the cross-site check it sits behind, as middleware of a sub-group.
