@@ -2,7 +2,8 @@ import Hummingbird
 import OnTheMapModel
 import OnTheMapStore
 
-/// The endpoints this service adds: sign-up, "me", liveness and readiness (docs/API.md, "Native endpoints").
+/// The endpoints this service adds for accounts: sign-up, "me" and confirming one's password
+/// (docs/API.md, "Native endpoints"). The health checks share their route group.
 struct NativeController: Sendable {
     let accounts: AccountService
     let locations: any LocationStore
@@ -14,8 +15,7 @@ struct NativeController: Sendable {
         routes.resource("/v1/accounts", [.post(signUp, .sameOrigin)])
         routes.resource("/v1/me", [.get(me)])
         routes.resource("/v1/me/confirm-password", [.post(confirmPassword, .sessionWrites)])
-        routes.resource("/healthz", [.get { _, _ in try JSONResponse.make(["status": "ok"]) }])
-        routes.resource("/readyz", [.get(ready)])
+        HealthController(health: health, geocoder: geocoder).addRoutes(to: routes)
     }
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
@@ -41,24 +41,6 @@ struct NativeController: Sendable {
         }
         try await accounts.confirmPassword(password, for: caller, clientAddress: context.clientAddress)
         return try JSONResponse.make(["status": "ok"])
-    }
-
-    /// Ready when the database answers and the geocoder has loaded.
-    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
-        do {
-            try await health.ping()
-        } catch StoreError.unavailable(let reason) {
-            context.logger.warning("Not ready: the database is unavailable: \(reason)")
-            throw APIError.notReady("the database is unavailable (\(reason)).")
-        } catch {
-            context.logger.error("Readiness check failed: \(error)")
-            throw APIError.notReady("the database check failed.")
-        }
-        switch geocoder.current {
-        case .ready: return try JSONResponse.make(["status": "ready"])
-        case .loading: throw APIError.geocoderLoading
-        case .failed: throw APIError.unavailable
-        }
     }
 }
 
