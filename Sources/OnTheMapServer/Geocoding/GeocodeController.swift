@@ -72,12 +72,3 @@ private struct GeocodeBody: Encodable {
     let doubts: [GeocodeDoubt]
     let results: [GeocodeResult]
 }
-
-extension APIError {
-    /// The gazetteer is still loading (a moment after start).
-    static var geocoderLoading: APIError {
-        var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: "The geocoder is still loading; try again in a moment.")
-        error.retryAfterSeconds = 1
-        return error
-    }
-}
