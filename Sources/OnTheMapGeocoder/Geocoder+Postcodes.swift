@@ -1,6 +1,6 @@
 import Foundation
 
-/// A postcode's answer (issue 12, item 3): looked up only in the country the text is in, and given
+/// A postcode's answer: looked up only in the country the text is in, and given
 /// only when nothing else in the text contradicts it; otherwise the town the text names answers.
 extension Geocoder {
     /// Where five digits alone are looked up: US ZIP codes, including those of Puerto Rico, Guam

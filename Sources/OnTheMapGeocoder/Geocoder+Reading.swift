@@ -1,4 +1,4 @@
-/// How the geocoder reads a query before looking it up (issue 27): the words around the place,
+/// How the geocoder reads a query before looking it up: the words around the place,
 /// two places, an address's town in its street, and what the reader asks of the gazetteer.
 extension Geocoder {
     /// Reads `query` in place: its parts become the places to look up. Two towns after a slash

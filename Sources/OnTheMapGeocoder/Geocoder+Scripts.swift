@@ -1,4 +1,4 @@
-/// The last resorts for a name written in a way the gazetteer has no entry for (issue 27, item 4):
+/// The last resorts for a name written in a way the gazetteer has no entry for:
 /// Chinese in the other set of characters, then the name's sound in Latin letters.
 extension Geocoder {
     /// The candidates of `query` written otherwise, and whether they were sounded out; nil when no

@@ -1,5 +1,5 @@
-/// Text that names no place whatever the gazetteer holds, answered with nothing before any lookup
-/// (issue 27, item 6): a phone number is not a postcode, "¯\_(ツ)_/¯" is not Tsu, an e-mail address
+/// Text that names no place whatever the gazetteer holds, answered with nothing before any
+/// lookup: a phone number is not a postcode, "¯\_(ツ)_/¯" is not Tsu, an e-mail address
 /// is not its domain's town. Words that are junk only when alone ("Mars", "Narnia") are in
 /// `stopwords.txt` instead, so that "Mars, PA" still answers.
 enum JunkText {

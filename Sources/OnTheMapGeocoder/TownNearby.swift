@@ -1,6 +1,6 @@
 import Foundation
 
-/// The town a precise answer lies in, for a student who shares only their town (issue 12, item 7).
+/// The town a precise answer lies in, for a student who shares only their town.
 extension Geocoder {
     /// Towns this large are preferred when one is this near: sharing "the town" should not name a
     /// hamlet of a few hundred people.

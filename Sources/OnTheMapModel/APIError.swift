@@ -1,21 +1,25 @@
-/// Every error the API reports, as a value. The server's error middleware renders it in the wire shape
-/// of the path family that was called (Udacity, v1 StudentLocation, Parse), so the catalogue holds both
-/// the HTTP status and Parse's error code.
+/// Every error the API reports, as a value. The server's error middleware, and its HTTP edge before
+/// any route runs, render it in the wire shape of the path family that was called (Udacity, v1
+/// StudentLocation, Parse), so the catalogue holds both the HTTP status and Parse's error code. The
+/// catalogue is this file, `APIError+Connections.swift` (the edge's) and `APIError+Admin.swift`.
 public struct APIError: Error, Sendable, Equatable {
     /// HTTP status code.
-    public var status: Int
+    public internal(set) var status: Int
     /// Parse error code, used by the Parse and v1 StudentLocation shapes.
-    public var code: Int
+    public internal(set) var code: Int
     /// Human-readable message, safe to show (never SQL, never a stack trace).
-    public var message: String
+    public internal(set) var message: String
     /// The offending request parameter, when one is to blame (`udacity.username`, `mediaURL`, …).
-    public var parameter: String?
-    /// Seconds to wait, sent as `Retry-After` with 429.
-    public var retryAfterSeconds: Int?
+    public internal(set) var parameter: String?
+    /// Seconds to wait, sent as `Retry-After` (429, 503, 409).
+    public internal(set) var retryAfterSeconds: Int?
     /// Allowed methods, sent as `Allow` with 405.
-    public var allowedMethods: [String]?
+    public internal(set) var allowedMethods: [String]?
 
-    public init(status: Int, code: Int, message: String, parameter: String? = nil) {
+    /// Only the catalogue makes or changes entries (its files are this module's `APIError*.swift`);
+    /// other modules throw one of them, so docs/API.md's table of errors stays the whole story.
+    /// `ErrorCatalogueTests` holds this module's other files, and the server's, to the same rule.
+    init(status: Int, code: Int, message: String, parameter: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -104,6 +108,12 @@ extension APIError {
         return error
     }
 
+    /// Another refusal (4xx) that the HTTP framework raised itself, with its text or its status's
+    /// reason phrase: one the server's own code never throws.
+    public static func refusedByFramework(status: Int, message: String) -> APIError {
+        APIError(status: status, code: ParseErrorCode.invalidJSON, message: message)
+    }
+
     /// Request bodies are limited to 64 KiB.
     public static let payloadTooLarge = APIError(
         status: 413, code: ParseErrorCode.objectTooLarge, message: "The request body is larger than 64 KiB.")
@@ -189,6 +199,9 @@ extension APIError {
     /// A query ran past its time budget and was stopped.
     public static let queryTooSlow = overloaded(
         message: "The query took too long and was stopped; ask for less (a smaller skip, an indexed order or where), or try again.")
+
+    /// The gazetteer is still loading (a moment after start).
+    public static let geocoderLoading = overloaded(message: "The geocoder is still loading; try again in a moment.")
 
     /// The client closed its connection before the answer was ready, and its work was stopped.
     /// Nobody reads this answer; the status is nginx's 499 so that request logs say what happened.

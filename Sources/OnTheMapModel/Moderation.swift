@@ -81,20 +81,3 @@ public struct AuditEntry: Sendable, Equatable {
         self.detail = detail
     }
 }
-
-extension APIError {
-    /// An admin action that would leave the map without an active admin.
-    public static let lastAdmin = APIError(
-        status: 409, code: ParseErrorCode.operationForbidden,
-        message: "This is the last active admin: make another account an admin first.")
-
-    /// An admin about to change an account has not typed their password in the last few minutes.
-    public static let passwordConfirmationRequired = APIError(
-        status: 403, code: ParseErrorCode.operationForbidden,
-        message: "Type your password again to change accounts: POST /v1/me/confirm-password, then send this again.",
-        parameter: "password")
-
-    /// An admin route asked for by someone who is not one.
-    public static let adminOnly = APIError(
-        status: 403, code: ParseErrorCode.operationForbidden, message: "Only an admin of this map may do this.")
-}

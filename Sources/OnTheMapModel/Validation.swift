@@ -1,4 +1,5 @@
-/// The rules for what a client may write (api-contract.md section 5.6 and the sign-up rules of section 7).
+/// The rules for what a client may write (docs/API.md, "StudentLocation" and "Passwords"; each field's
+/// rule is in its schema in openapi.json).
 public enum Validation {
     public static let maxMediaURLLength = 2048
     public static let maxMapStringLength = 200

@@ -1,6 +1,6 @@
 import OnTheMapModel
 
-/// Sign-in with an OpenID Connect provider (issue 13): logins on their way through a provider, and
+/// Sign-in with an OpenID Connect provider: logins on their way through a provider, and
 /// which of a provider's people belong to which account.
 public protocol ExternalLoginStore: Sendable {
     /// Keeps a login started at a provider until its `expiresAt`.

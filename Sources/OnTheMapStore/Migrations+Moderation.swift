@@ -1,4 +1,4 @@
-/// Migration 5: what admins need to run a course (issue 13). A hidden pin keeps its row (so its
+/// Migration 5: what admins need to run a course. A hidden pin keeps its row (so its
 /// owner still has exactly one, and posting again updates it, still hidden) and is left out of
 /// every public read; the kept row count counts visible pins only.
 enum Moderation {

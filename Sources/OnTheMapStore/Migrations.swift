@@ -70,9 +70,9 @@ enum Schema {
             "CREATE INDEX student_locations_latest ON student_locations (updated_at DESC, object_id)",
             "CREATE INDEX student_locations_by_unique_key ON student_locations (unique_key)",
         ]},
-        // Every order key the contract names reads its first page from an index (objectId breaks
-        // ties, as in the query), and the total behind count=1 is kept by the database itself rather
-        // than counted row by row, by triggers in each engine's syntax.
+        // Every order key docs/API.md names ("Limits on queries") reads its first page from an index
+        // (objectId breaks ties, as in the query), and the total behind count=1 is kept by the
+        // database itself rather than counted row by row, by triggers in each engine's syntax.
         Migration(version: 2, name: "indexes for each listed order key, a kept row count") { d in [
             "CREATE INDEX student_locations_by_created ON student_locations (created_at, object_id)",
             "CREATE INDEX student_locations_by_last_name ON student_locations (last_name, object_id)",

@@ -244,7 +244,7 @@ public protocol LeaseStore: Sendable {
     func acquireLease(_ name: String, holder: String, now: Int64, until: Int64) async throws -> Bool
 }
 
-/// What admins change (issue 13). Every change is one transaction with its audit entry: an action
+/// What admins change. Every change is one transaction with its audit entry: an action
 /// is recorded exactly when it happened. A change that finds nothing to do (a pin already hidden,
 /// an account already an admin) records nothing and answers the state as it is.
 public protocol ModerationStore: Sendable {

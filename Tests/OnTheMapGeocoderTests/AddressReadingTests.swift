@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 5: an address degrades to its city in every postcode country, with or without a
+/// An address degrades to its city in every postcode country, with or without a
 /// postcode, commas or the country's own order; a district word never outranks the city and the
 /// postcode typed with it; the script of the text names the country of its postcode.
 @Suite struct AddressReadingTests {

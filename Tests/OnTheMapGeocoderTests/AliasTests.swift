@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 12, item 4: every row of the hand-kept alias table (Resources/aliases.tsv) answers its
+/// Every row of the hand-kept alias table (Resources/aliases.tsv) answers its
 /// target first, alone and with the target's country after it.
 @Suite struct AliasTests {
     @Test func theTableIsRead() {

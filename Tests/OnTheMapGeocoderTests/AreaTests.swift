@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 2: metropolitan and regional areas and their everyday names (Resources/areas.tsv)
+/// Metropolitan and regional areas and their everyday names (Resources/areas.tsv)
 /// answer at region precision, with the box that frames them.
 @Suite struct AreaTests {
     struct Row: Sendable, CustomTestStringConvertible {

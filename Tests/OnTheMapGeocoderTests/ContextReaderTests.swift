@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 1: the reader of the words around a place, as a grammar (against a few names)
+/// The reader of the words around a place, as a grammar (against a few names)
 /// and through the whole geocoder, in each of the web app's twelve languages.
 @Suite struct ContextReaderTests {
     static let reader: ContextReader = {

@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 4: big cities answer in the scripts students write them in, also where GeoNames
+/// Big cities answer in the scripts students write them in, also where GeoNames
 /// spells them otherwise or not at all; an ordinary word in another script stays unanswered.
 @Suite struct EveryScriptTests {
     @Test(arguments: [

@@ -1,7 +1,7 @@
 import OnTheMapGeocoder
 import Testing
 
-/// Issue 12, item 3: postcodes by country format, looked up in the country the text is in, never a
+/// Postcodes by country format, looked up in the country the text is in, never a
 /// foreign postcode read as a US ZIP, and an address whose postcode is unknown, contradicted or only
 /// an estimate answered by the town it names, at city precision.
 @Suite struct ForeignAddressTests {

@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 3: a typo is forgiven only towards a likely answer, and says so.
+/// A typo is forgiven only towards a likely answer, and says so.
 @Suite struct FuzzyMatchTests {
     /// A big city is a likely answer alone; a town of 32,000 only with its state.
     @Test func aTypoReachesASmallTownOnlyWithItsRegion() throws {

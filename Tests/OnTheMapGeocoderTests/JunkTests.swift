@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 6: nobody's junk becomes a pin, and what looks like junk but is a place still answers.
+/// Nobody's junk becomes a pin, and what looks like junk but is a place still answers.
 @Suite struct JunkTests {
     @Test(arguments: [
         // Emoticons and kaomoji; one character of any script.

@@ -2,7 +2,7 @@ import Foundation
 import OnTheMapGeocoder
 import Testing
 
-/// Issue 12, item 1: a region answers at a point inside it near its middle, far from its capital,
+/// A region answers at a point inside it near its middle, far from its capital,
 /// with the box that frames all of it.
 @Suite struct RegionShapeTests {
     /// (query, a point deep inside the region, its capital or largest city, the box's rough extent).

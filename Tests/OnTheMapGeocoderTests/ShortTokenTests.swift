@@ -1,7 +1,7 @@
 @testable import OnTheMapGeocoder
 import Testing
 
-/// Issue 27, item 3: a short or code-like token alone never answers by chance. Every two- and
+/// A short or code-like token alone never answers by chance. Every two- and
 /// three-letter word is tried: it may name a country (by name or code), a region or an area by its
 /// name, a region by its code where people write their region so ("WA", "NSW"), a town by its own
 /// name or a hand-kept alias ("KL", "BKK"); never a typo's guess, never a town by one of its many

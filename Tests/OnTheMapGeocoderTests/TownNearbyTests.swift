@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 7: the town a precise answer lies in, found through the city grid. The grid must
+/// The town a precise answer lies in, found through the city grid. The grid must
 /// find exactly what a scan of every place finds, at any point of the world, the date line included.
 @Suite struct TownNearbyTests {
     /// The scan the grid replaced: every city, inside the same window, by the same rule.

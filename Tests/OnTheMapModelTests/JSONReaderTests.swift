@@ -2,7 +2,7 @@ import Foundation
 import OnTheMapModel
 import Testing
 
-/// Issue 40, item 1: every JSON the server reads is read in time linear in its size, with a depth
+/// Every JSON the server reads is read in time linear in its size, with a depth
 /// limit, and reads what RFC 8259 says and nothing else.
 @Suite struct JSONReaderTests {
     func read(_ text: String) throws(JSONReader.Failure) -> JSONValue { try JSONReader.read(Array(text.utf8)) }

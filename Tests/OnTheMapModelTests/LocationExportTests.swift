@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapModel
 import Testing
 
-/// Issue 13, item 4: the export formats, exactly.
+/// The export formats, exactly.
 @Suite struct LocationExportTests {
     static let ada = StudentLocation(
         objectId: "abc123", uniqueKey: "u1", firstName: "Ada", lastName: "King, \"Lovelace\"", mapString: "=London\nUK",

@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapModel
 import Testing
 
-/// Issue 13, item 4: reading locations back, with the API's rules and every problem placed.
+/// Reading locations back, with the API's rules and every problem placed.
 @Suite struct LocationImportTests {
     @Test func csvRecordsKeepQuotedCommasQuotesAndLineBreaksAndSayWhereTheyStart() throws {
         let records = try CSVReader.records("a,b\r\n\"x, y\",\"say \"\"hi\"\"\nthere\"\r\n\r\nlast,\n")
@@ -43,7 +43,7 @@ import Testing
         ])
     }
 
-    /// Issue 26, item 6: a file cut anywhere inside its last location is refused whole, in each
+    /// A file cut anywhere inside its last location is refused whole, in each
     /// format, and said to be in the format it is (a cut GeoJSON is not "JSON lines").
     @Test(arguments: ExportFormat.allCases)
     func aFileCutInsideItsLastLocationIsRefusedWhole(format: ExportFormat) {

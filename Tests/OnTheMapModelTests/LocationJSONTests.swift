@@ -2,7 +2,7 @@ import Foundation
 @testable import OnTheMapModel
 import Testing
 
-/// Issue 10, item 7: the hand-written page encoder writes exactly JSONEncoder's bytes (with the
+/// The hand-written page encoder writes exactly JSONEncoder's bytes (with the
 /// settings every answer uses), on edge cases and on thousands of random locations.
 @Suite struct LocationJSONTests {
     /// What the server wrote before `LocationJSON`, and still writes for every other answer.

@@ -5,7 +5,7 @@ import HummingbirdTesting
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 40, item 4: guessing costs the guesser. One account guessed at from many addresses is
+/// Guessing costs the guesser. One account guessed at from many addresses is
 /// slowed for devices that never logged in to it, while its owner, on a device they used before,
 /// still logs in (OWASP's device cookies); an IPv6 subscriber's /64 is one address; a password
 /// reset checks its token before any bcrypt work, and wrong tokens are limited per address.

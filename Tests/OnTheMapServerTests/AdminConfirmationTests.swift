@@ -5,7 +5,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 40, item 5: an admin changes accounts (disables, promotes, issues a reset link) only
+/// An admin changes accounts (disables, promotes, issues a reset link) only
 /// within ten minutes of proving their password: logging in, or typing it again. A session left
 /// open on a shared computer can still moderate pins, but not take over accounts.
 @Suite struct AdminConfirmationTests {

@@ -3,7 +3,7 @@ import HTTPTypes
 import Testing
 @testable import OnTheMapServer
 
-/// Issue 13, items 2 and 3: the admin API, its guard and rules, reports, and hidden pins leaving
+/// The admin API, its guard and rules, reports, and hidden pins leaving
 /// every path family while staying for their owner. Runs on each engine (make test).
 @Suite struct AdminTests {
     /// An admin, a student with a pin, and the pin's objectId.
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    /// Issue 28, item 8: a report's id is the same number for its reporter and for the admins.
+    /// A report's id is the same number for its reporter and for the admins.
     @Test func aReportHasOneIdEverywhere() async throws {
         try await TestServer.run { server in
             let (admin, _, pin) = try await Self.course(server)
@@ -154,7 +154,7 @@ import Testing
         }
     }
 
-    /// Issue 40: a reset link is on the configured public URL, or a bare path; never on the host a
+    /// A reset link is on the configured public URL, or a bare path; never on the host a
     /// request names, which a forged `Host` would turn into a link to someone else's site.
     @Test func aResetLinkNeverTakesTheRequestsHost() async throws {
         for (publicURL, prefix) in [(nil, "/#/reset/"), ("https://map.example.org", "https://map.example.org/#/reset/")] {

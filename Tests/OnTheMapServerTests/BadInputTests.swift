@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Issue 2, "Bad input": every malformed request gets a 4xx JSON error in its family's shape and
+/// Bad input: every malformed request gets a 4xx JSON error in its family's shape and
 /// changes nothing in the store.
 @Suite struct BadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {

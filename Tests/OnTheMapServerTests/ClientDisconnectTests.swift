@@ -3,7 +3,7 @@ import HummingbirdTesting
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 9: an expensive query whose client has gone is stopped, whether it runs or waits in its
+/// An expensive query whose client has gone is stopped, whether it runs or waits in its
 /// lane; the work of clients that stay is untouched, and their connections stay open for more.
 /// (That a cancelled read is interrupted inside SQLite is ReadBudgetTests' part.)
 @Suite struct ClientDisconnectTests {

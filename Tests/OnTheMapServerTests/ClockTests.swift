@@ -4,7 +4,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 28, item 6: time is a dependency. The services read the clock they are handed, so a test
+/// Time is a dependency. The services read the clock they are handed, so a test
 /// moves time instead of waiting for it.
 @Suite struct ClockTests {
     /// The machine's time plus an offset the test moves.
@@ -19,7 +19,7 @@ import Testing
 
     @Test func aSessionEndsWhenTheServersClockPassesItsLifetime() async throws {
         let time = MovableClock()
-        // The idle bound (issue 40) past the lifetime: this is the lifetime's test.
+        // The idle bound past the lifetime: this is the lifetime's test.
         try await TestServer.run(configure: { $0.sessionIdleSeconds = 60 * 86_400 }, clock: time.clock) { server in
             let student = try await server.signUp()
             #expect(try await server.send(.get, "/v1/me", headers: student.bearerHeader).status == .ok)

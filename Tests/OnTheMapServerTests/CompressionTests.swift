@@ -6,7 +6,7 @@ import NIOCore
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 10, item 7: JSON answers are gzipped for clients that accept it, and decompress to exactly
+/// JSON answers are gzipped for clients that accept it, and decompress to exactly
 /// the bytes a client without gzip gets.
 @Suite struct CompressionTests {
     let gzip: HTTPFields = [.acceptEncoding: "gzip, deflate, br"]

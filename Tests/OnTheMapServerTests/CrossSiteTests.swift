@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    // Issue 10, item 6: another site cannot log a browser in (or sign it up) to an account of its
+    // Another site cannot log a browser in (or sign it up) to an account of its
     // choosing with a form post; the web app and native apps still can.
 
     @Test(arguments: ["/v1/session", "/api/session"])

@@ -4,7 +4,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 28, item 3: what the edge answers beneath the HTTP parser is JSON in the family's shape
+/// What the edge answers beneath the HTTP parser is JSON in the family's shape
 /// with every header the router's answers carry, and never reaches the router.
 @Suite struct EdgeBelowParserTests {
     /// `CONNECT`'s answer has a body only if it is written beneath the parser, whose encoder drops
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    /// Issue 40: a chunked body the parser cannot read (a size that is not hexadecimal, first or
+    /// A chunked body the parser cannot read (a size that is not hexadecimal, first or
     /// later) is the family's JSON 400, not an empty one, and changes nothing.
     @Test(arguments: [
         ("/v1/session", PathFamily.udacity, "zz\r\n{}\r\n0\r\n\r\n"), ("/parse/classes/StudentLocation", .parse, "zz\r\n{}\r\n0\r\n\r\n"),

@@ -4,7 +4,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 10, items 4 and 5, over real sockets: answers made before routing are JSON in the path
+/// Over real sockets: answers made before routing are JSON in the path
 /// family's shape with the security headers; slow clients are answered 408 and closed; the server's
 /// connections are bounded in all and per address, idle ones giving way first.
 @Suite struct EdgeTests {

@@ -5,7 +5,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 9: expensive reads have their own small lane. When it and its line are full, more
+/// Expensive reads have their own small lane. When it and its line are full, more
 /// expensive reads get 503 with `Retry-After` at once, and cheap reads are still served.
 @Suite struct FairnessTests {
     /// A lane place held by the test until `release`.
@@ -62,7 +62,7 @@ import Testing
         #expect(lane.load.running == 0 && lane.load.waiting == 0)
     }
 
-    /// Issue 10: password hashes are shared fairly across client addresses.
+    /// Password hashes are shared fairly across client addresses.
     @Test func aFreedPlaceGoesToTheKeyServedLongestAgoAndOneKeyIsBounded() async throws {
         let lane = WorkLane(name: "password checks", concurrency: 1, queueLimit: 16, perKeyLimit: 6)
         let occupant = Occupant()

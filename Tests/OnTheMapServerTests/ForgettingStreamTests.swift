@@ -7,7 +7,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 40, item 2: what a student or a moderator took down cannot be read back by resuming the
+/// What a student or a moderator took down cannot be read back by resuming the
 /// live stream from an earlier id. Each take-down leaves the pin's newest event only: a hidden,
 /// deleted or disabled student's pin replays as `deleted`, a pin made less exact as its new text.
 @Suite struct ForgettingStreamTests {

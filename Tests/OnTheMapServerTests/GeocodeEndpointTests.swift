@@ -4,7 +4,7 @@ import HummingbirdTesting
 @testable import OnTheMapServer
 import Testing
 
-/// `GET /v1/geocode` (api-contract.md section 7; issue 3's bad input).
+/// `GET /v1/geocode` (docs/API.md, "Native endpoints", and its bad input).
 @Suite struct GeocodeEndpointTests {
     @Test func answersBestFirstWithTheContractFields() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    /// Issue 12: a region answers with the box that frames it; an address says it was one and
+    /// A region answers with the box that frames it; an address says it was one and
     /// names the town it lies in, for a student who shares only the town.
     @Test func regionsCarryABoxAndAddressesTheirTown() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    /// Issue 27: an answer read out of a sentence, found by forgiving a typo, or one of several
+    /// An answer read out of a sentence, found by forgiving a typo, or one of several
     /// namesakes says it is less sure and why; the place a student came from is a candidate.
     @Test func lessSureAnswersSayWhy() async throws {
         try await TestServer.run(geocoder: TestServer.loadedGeocoder) { server in

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// The optional upstream (issue 3, item 5), against a fake Nominatim on a loopback port: nothing
+/// The optional upstream, against a fake Nominatim on a loopback port: nothing
 /// here touches the internet.
 @Suite struct GeocoderUpstreamTests {
     static let address = "1600 Amphitheatre Pkwy, Mountain View, CA 94043"

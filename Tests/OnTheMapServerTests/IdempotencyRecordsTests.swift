@@ -10,7 +10,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 40, item 3: what the idempotency table keeps is safe to leak (no plain hash of a request,
+/// What the idempotency table keeps is safe to leak (no plain hash of a request,
 /// no password in any form a guess can be tested against) and bounded (nothing for refused or
 /// anonymous requests, a bound per caller and per address, large answers as a digest).
 @Suite struct IdempotencyRecordsTests {

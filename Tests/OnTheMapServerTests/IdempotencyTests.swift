@@ -9,7 +9,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 26, item 4: a write sent again with the same `Idempotency-Key` (nginx resending it to
+/// A write sent again with the same `Idempotency-Key` (nginx resending it to
 /// another instance, a client retrying after a lost answer) is answered as the first time and done
 /// once (docs/API.md, "Idempotency keys").
 @Suite struct IdempotencyTests {

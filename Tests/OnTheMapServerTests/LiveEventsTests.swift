@@ -6,7 +6,7 @@ import OnTheMapModel
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 11: `GET /v1/StudentLocation/events` streams every created, updated and deleted location
+/// `GET /v1/StudentLocation/events` streams every created, updated and deleted location
 /// as Server-Sent Events with ids from the database's event log; a client that reconnects with
 /// `Last-Event-ID` gets what it missed, or `reload`.
 @Suite struct LiveEventsTests {
@@ -73,15 +73,15 @@ import Testing
             #expect(missed[3].id == missed[2].id)
             // The same through the query, as a new EventSource opened after sleep would ask.
             let viaQuery = try await EventStreamClient(port: port, path: "/v1/StudentLocation/events?lastEventId=\(ready.id!)")
-            // `a` was created, then deleted: its newest event alone is replayed (issue 40).
+            // `a` was created, then deleted: its newest event alone is replayed.
             #expect(try await viaQuery.events(through: "ready").map(\.name) == ["created", "created", "deleted", "ready"])
         }
     }
 
-    /// Issue 28, item 8: a reload says why, and an id ahead of the stream is not "too old".
+    /// A reload says why, and an id ahead of the stream is not "too old".
     @Test func eachReloadSaysWhy() async throws {
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
-            // Four students: a pin's own changes replace each other in the log (issue 40).
+            // Four students: a pin's own changes replace each other in the log.
             for place in ["A", "B", "C", "D"] { try await server.postLocation(as: try await server.signUp(), mapString: place) }
             try await server.store.waitUntilEventsAreFinal()
             func reason(after id: String) async throws -> String? {
@@ -102,7 +102,7 @@ import Testing
 
     @Test func aClientTooFarBehindIsToldToReload() async throws {
         try await Self.live({ $0.live.catchUpLimit = 2 }) { server, port in
-            // Four students: a pin's own changes replace each other in the log (issue 40).
+            // Four students: a pin's own changes replace each other in the log.
             for place in ["A", "B", "C", "D"] { try await server.postLocation(as: try await server.signUp(), mapString: place) }
             try await server.store.waitUntilEventsAreFinal()
             let tooMany = try await EventStreamClient(port: port, headers: [("Last-Event-ID", "0")])
@@ -118,7 +118,7 @@ import Testing
         }
     }
 
-    /// Issue 26, item 6: an import (like a restore or a copy with --replace) rewrites the data
+    /// An import (like a restore or a copy with --replace) rewrites the data
     /// under the log; every stream reloads, live or resuming from any id before it.
     @Test func anImportMakesEveryStreamReload() async throws {
         try await Self.live({ $0.live.heartbeat = .seconds(3600) }) { server, port in

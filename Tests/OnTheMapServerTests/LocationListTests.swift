@@ -4,7 +4,7 @@ import HummingbirdTesting
 import OnTheMapModel
 import Testing
 
-/// api-contract.md section 5.2: listing locations.
+/// docs/API.md, "StudentLocation" and "Limits on queries": listing locations.
 @Suite struct LocationListTests {
     /// Three students who post in order, so the newest is `students[2]`.
     func seeded(_ server: TestServer, count: Int = 3) async throws -> (students: [TestSession], ids: [String]) {

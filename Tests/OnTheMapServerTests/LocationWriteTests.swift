@@ -5,7 +5,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// api-contract.md sections 5.3–5.5: create, read one, update, delete, who may write.
+/// docs/API.md, "StudentLocation" and "Who may write": create, read one, update, delete, who may write.
 @Suite struct LocationWriteTests {
     let body = #"{"uniqueKey": "1234", "firstName": "Body", "lastName": "Name", "mapString": "Mountain View, CA ", "mediaURL": "https://udacity.com", "latitude": 37.386052, "longitude": -122.083851}"#
 

@@ -5,8 +5,8 @@ import HummingbirdTesting
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 10, item 3: no session id, password, cookie or `Authorization` value reaches the log, at
-/// any level, whichever way a client sends it; issue 40: nor a place a student typed.
+/// No session id, password, cookie or `Authorization` value reaches the log, at
+/// any level, whichever way a client sends it; nor a place a student typed.
 @Suite struct LogSecrecyTests {
     @Test func noSecretIsWrittenToTheLog() async throws {
         let capture = LogCapture()
@@ -28,7 +28,7 @@ import Testing
             try await server.send(.delete, "/v1/session", headers: student.cookieHeader + xsrf)
             // A failure that is logged as an error, with the token beside it.
             try await server.send(.get, "/v1/users/\(student.token)/\(student.token)", headers: student.bearerHeader)
-            // Where a student lives (issue 40): asked of the geocoder, posted, searched for.
+            // Where a student lives: asked of the geocoder, posted, searched for.
             let street = "1600 Pennsylvania Avenue NW"
             secrets.add(street, "Pennsylvania")
             try await server.send(.get, "/v1/geocode?q=1600%20Pennsylvania%20Avenue%20NW", headers: student.bearerHeader)

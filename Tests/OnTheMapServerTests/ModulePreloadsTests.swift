@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OnTheMapServer
 
-/// Issue 29, a fast first visit: the page names every module its entry script imports statically,
+/// A fast first visit: the page names every module its entry script imports statically,
 /// however deep, so that a browser asks for them all with the page (no import waterfall).
 @Suite struct ModulePreloadsTests {
     let files = [

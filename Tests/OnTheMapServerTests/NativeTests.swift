@@ -3,7 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// api-contract.md section 7 (the parts issue 2 covers) and section 6's generic rules.
+/// docs/API.md, "Native endpoints" (sign-up, me, health) and the generic rules of "Path families
+/// and error shapes".
 @Suite struct NativeTests {
     @Test func signUpAnswersLikeALoginAndLogsIn() async throws {
         try await TestServer.run { server in

@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// api-contract.md section 6: Parse's error codes, on the Parse families and on v1 (which carries
-/// `status` and `code` both).
+/// docs/API.md, "Path families and error shapes": Parse's error codes, on the Parse families and
+/// on v1 (which carries `status` and `code` both).
 @Suite struct ParseErrorCodeTests {
     static let valid = #"{"mapString": "Quito", "mediaURL": "https://example.com", "latitude": -0.18, "longitude": -78.47}"#
 

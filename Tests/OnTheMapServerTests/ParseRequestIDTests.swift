@@ -3,7 +3,7 @@ import HTTPTypes
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 29, item 5: the Parse paths take Parse Server's own `X-Parse-Request-Id`, so that Parse-era
+/// The Parse paths take Parse Server's own `X-Parse-Request-Id`, so that Parse-era
 /// apps get writes done once too: a request whose id came before is refused as Parse refuses it,
 /// 400 with code 159 "Duplicate request", and changes nothing.
 @Suite struct ParseRequestIDTests {

@@ -5,7 +5,7 @@ import OnTheMapModel
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 10, item 2 (ASVS 5.0 V6): every character of a password counts, NUL and any script
+/// ASVS 5.0 V6: every character of a password counts, NUL and any script
 /// included; the same text in either Unicode form is the same password; the most common passwords
 /// are refused at sign-up; hashes made before the scheme keep working and are replaced.
 @Suite struct PasswordTests {
@@ -56,7 +56,7 @@ import Testing
         }
     }
 
-    /// Issue 28, item 8 (NIST SP 800-63B 3.1.1.2): repetitive and sequential passwords are refused
+    /// NIST SP 800-63B 3.1.1.2: repetitive and sequential passwords are refused
     /// too, wherever a password is chosen.
     @Test(arguments: ["zzzzzzzzzzzz", "ŻŻŻŻŻŻŻŻŻŻŻŻ", "xyxyxyxyxyxy", "pqrpqrpqrpqr", "lmnopqrstuvw", "98765432", "5678mnop", "qqqqqqqq7777"])
     func aRepetitiveOrSequentialPasswordIsRefusedAtSignUp(password: String) async throws {

@@ -4,7 +4,8 @@ import HummingbirdTesting
 import OnTheMapModel
 import Testing
 
-/// api-contract.md section 2: the five bytes `)]}'\n` on every Udacity response, and nowhere else.
+/// docs/API.md, "Path families and error shapes": the five bytes `)]}'\n` on every Udacity
+/// response, and nowhere else.
 @Suite struct PrefixTests {
     @Test(arguments: [
         ("POST", "/v1/session", #"{"udacity": {"username": "ada@example.com", "password": "correct horse"}}"#, 200),

@@ -7,7 +7,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 9: a read that runs past its time budget is stopped and answered 503 with `Retry-After`, in
+/// A read that runs past its time budget is stopped and answered 503 with `Retry-After`, in
 /// the shape of the family that was called.
 @Suite struct QueryBudgetTests {
     /// 50,000 pins written in statements of 1,000 (SQL both engines read alike), so that a query
@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    /// Issue 26: a database that cannot be used right now is a 503 with `Retry-After`, in the
+    /// A database that cannot be used right now is a 503 with `Retry-After`, in the
     /// family's shape, with the reason in the log only.
     @Test func anUnavailableDatabaseIs503WithRetryAfter() async throws {
         let error = ErrorMiddleware.apiError(for: StoreError.unavailable(reason: "connection refused"), logger: .quiet)

@@ -2,7 +2,7 @@ import HTTPTypes
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 28, item 7: one `If-None-Match` rule (RFC 9110 section 13.1.2) for the cached list and the
+/// One `If-None-Match` rule (RFC 9110 section 13.1.2) for the cached list and the
 /// web client's files, where the two disagreed on `*`.
 @Suite struct RepresentationTests {
     @Test(arguments: [

@@ -4,7 +4,7 @@ import Hummingbird
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 40, item 5: served over https, the session and device cookies are `__Host-` cookies
+/// Served over https, the session and device cookies are `__Host-` cookies
 /// (Secure, host-only, `Path=/`: no sibling host or plain-http page can set or shadow them), the
 /// sign-in cookie `__Secure-`; `XSRF-TOKEN` keeps its name, which a legacy client reads by name.
 @Suite struct SecureCookieTests {

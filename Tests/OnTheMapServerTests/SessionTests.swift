@@ -6,7 +6,7 @@ import OnTheMapModel
 @testable import OnTheMapStore
 import Testing
 
-/// api-contract.md section 3: login and logout.
+/// docs/API.md, "Session": login and logout.
 @Suite struct SessionTests {
     @Test func loginAnswersAccountAndSessionWithMicrosecondExpiration() async throws {
         try await TestServer.run { server in
@@ -90,7 +90,7 @@ import Testing
         }
     }
 
-    /// Issue 10, item 7: start-up computes no hash; the decoy is made once, when first needed.
+    /// Start-up computes no hash; the decoy is made once, when first needed.
     @Test func theDecoyHashIsMadeOnFirstUseNotAtStart() async throws {
         let hasher = CountingHasher()
         try await TestServer.run(hasher: hasher) { server in
@@ -237,7 +237,7 @@ actor CountingHasher: PasswordHasher {
     }
 }
 
-/// Issue 40, item 5: a login also ends when unused for `sessionIdleSeconds`; using it moves that
+/// A login also ends when unused for `sessionIdleSeconds`; using it moves that
 /// bound on (written at most once an hour), within the absolute lifetime.
 @Suite struct SessionIdleTests {
     @Test func anUnusedLoginEndsAndAUsedOneLives() async throws {

@@ -6,7 +6,7 @@ import OnTheMapModel
 import OnTheMapStore
 import Testing
 
-/// Issue 13, sign-in with a provider: its settings, and what the routes answer before any provider
+/// Sign-in with a provider: its settings, and what the routes answer before any provider
 /// is asked (the full flow against a real provider is `scripts/test/oidc-test.sh`).
 @Suite struct SignInRoutesTests {
     static let school = try! SignInProvider(
@@ -89,7 +89,7 @@ import Testing
     func expectSentBack(_ response: TestResponse, code: String, provider: String = "school", _ comment: Comment? = nil) {
         #expect(response.status == .seeOther, comment)
         #expect(response.headers[.location] == "https://map.example.org/?login-error=\(code)&provider=\(provider)#/login", comment)
-        // Served over https: the sign-in cookie is `__Secure-`, the session's `__Host-` (issue 40).
+        // Served over https: the sign-in cookie is `__Secure-`, the session's `__Host-`.
         let cookies = SessionCookies(secure: true)
         #expect(response.setCookieLine(cookies.pendingSignInName)?.contains("Max-Age=0") == true, comment)
         #expect(response.setCookies[cookies.sessionName] == nil && response.setCookies[SessionCookies.plainSessionName] == nil, comment)

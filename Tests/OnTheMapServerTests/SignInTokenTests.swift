@@ -4,7 +4,7 @@ import NIOCore
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 13, sign-in with a provider: what makes an ID token acceptable (OpenID Connect Core
+/// Sign-in with a provider: what makes an ID token acceptable (OpenID Connect Core
 /// 3.1.3.7), checked with tokens signed here. The whole flow against a real provider runs in
 /// `scripts/test/oidc-test.sh`.
 @Suite struct SignInTokenTests {

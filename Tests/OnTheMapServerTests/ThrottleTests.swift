@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Issue 2, item 4: after 10 failed logins in a minute for one email from one address, 429 for that
+/// After 10 failed logins in a minute for one email from one address, 429 for that
 /// pair only. Also per address: failed logins over any emails, and sign-ups.
 @Suite struct ThrottleTests {
     let wrong = #"{"udacity": {"username": "ada@example.com", "password": "wrong password"}}"#
@@ -103,7 +103,7 @@ import Testing
         }
     }
 
-    // Issue 10: attempts sent all at once are held to the same limits as attempts sent in turn.
+    // Attempts sent all at once are held to the same limits as attempts sent in turn.
 
     @Test func aBurstAtOneAccountIsHeldToTheLimit() async throws {
         try await TestServer.run { server in

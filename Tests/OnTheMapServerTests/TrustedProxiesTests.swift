@@ -1,7 +1,7 @@
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 40, item 4: `--trust-proxy` names the proxies it believes, and the client is the rightmost
+/// `--trust-proxy` names the proxies it believes, and the client is the rightmost
 /// hop of `X-Forwarded-For` that is not one of them; anyone else's header is ignored.
 @Suite struct TrustedProxiesTests {
     let proxies = TrustedProxies(list: "127.0.0.1, 10.0.0.0/8, 2001:db8:ff::/48")!

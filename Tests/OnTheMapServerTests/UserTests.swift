@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// api-contract.md section 4: public user data.
+/// docs/API.md, "Users": public user data.
 @Suite struct UserTests {
     @Test func byAccountKeyHasTheFullFieldSetAtTopLevelAndUnderUser() async throws {
         try await TestServer.run { server in

@@ -227,7 +227,7 @@ import Testing
         }
     }
 
-    /// Issue 10, item 8: the OpenAPI description and its readable page are served; Schemathesis
+    /// The OpenAPI description and its readable page are served; Schemathesis
     /// (`make api-fuzz`) checks the live answers against it.
     @Test func theAPIDescriptionAndItsPageAreServed() async throws {
         try await TestServer.run { server in

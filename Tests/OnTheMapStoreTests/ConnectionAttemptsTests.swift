@@ -2,7 +2,7 @@ import Logging
 @testable import OnTheMapPostgres
 import Testing
 
-/// Issue 26: when no connection comes in time, the reason says what the pool met when it last
+/// When no connection comes in time, the reason says what the pool met when it last
 /// tried to connect (PostgresClient tells only its background logger), in an operator's words.
 @Suite struct ConnectionAttemptsTests {
     @Test func theReasonIsTheServersMessageOrTheSocketsFailure() {

@@ -6,7 +6,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 11: `copy-data` moves accounts, sessions and locations between engines and proves it.
+/// `copy-data` moves accounts, sessions and locations between engines and proves it.
 /// SQLite → the engine under test → SQLite gives back the same rows (on the PostgreSQL run, a
 /// real round trip through PostgreSQL).
 @Suite struct DataCopyTests {
@@ -102,7 +102,7 @@ import Testing
             let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
             #expect(reports.map(\.rows) == [2, 3, 2, 2, 1, 2, 1])
             #expect(try await target.store.account(key: stranger.key) == nil)
-            // Issue 26, item 6: the target's log starts a new epoch. Its events described the
+            // The target's log starts a new epoch. Its events described the
             // replaced data; one `reload` takes their place, and the pruning mark is at it, so
             // that a stream resuming from any earlier id reloads.
             try await target.store.waitUntilEventsAreFinal()

@@ -4,7 +4,7 @@ import GRDB
 import OnTheMapStore
 import Testing
 
-/// Issue 26: the SQLite failures that mean the file cannot be used right now (a full disk, a
+/// The SQLite failures that mean the file cannot be used right now (a full disk, a
 /// read-only file system) are `StoreError.unavailable`, which the server answers 503 with
 /// `Retry-After`; anything else stays what it was. scripts/test/fault-test.sh fills a real disk and
 /// turns a real file system read-only.

@@ -5,7 +5,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 26: on PostgreSQL a pin is saved (or deleted) and its event recorded in one statement,
+/// On PostgreSQL a pin is saved (or deleted) and its event recorded in one statement,
 /// with the two values an overwrite keeps, objectId and createdAt, written into the event's JSON by
 /// the database (`LocationWriteSQL`). The event must still be exactly what the list shows.
 @Suite struct EventsInTheWriteTests {
@@ -28,7 +28,7 @@ import Testing
                     objectId: objectId, uniqueKey: owner.key, firstName: "F", lastName: "L", mapString: "Old",
                     mediaURL: "https://example.com", latitude: 1, longitude: 2, createdAt: createdAt, updatedAt: createdAt)])
             }
-            /// The events recorded by what `body` writes (each pin's newest only: issue 40).
+            /// The events recorded by what `body` writes (each pin's newest only).
             func recorded(by body: () async throws -> Void) async throws -> [LocationEvent] {
                 try await store.waitUntilEventsAreFinal()
                 let mark = try #require(try await store.locationEventRange()).upperBound

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 26, item 4: during a rolling upgrade the first new instance migrates the database while
+/// During a rolling upgrade the first new instance migrates the database while
 /// old ones still serve, so this version must keep working on a schema that a later one expanded
 /// (README.md, "Upgrading without a failed request").
 @Suite struct ExpandContractTests {

@@ -4,7 +4,7 @@ import OnTheMapModel
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 13, sign-in with a provider: what the database keeps between the redirect to a provider
+/// Sign-in with a provider: what the database keeps between the redirect to a provider
 /// and its return, and which provider identity is which account, on both engines.
 @Suite struct ExternalLoginStoreTests {
     func pending(_ state: String, expiresAt: Int64 = 10_000) -> PendingExternalLogin {

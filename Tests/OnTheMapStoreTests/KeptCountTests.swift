@@ -6,7 +6,7 @@ import Testing
 
 /// The count of visible pins that `count=1` answers from (kept by triggers, not counted per
 /// request) follows statements of any size: an import's many rows in one transaction, a delete of
-/// many, a pin hidden and shown again (issue 26: on PostgreSQL these were counted row by row, n²).
+/// many, a pin hidden and shown again (on PostgreSQL these were once counted row by row, n²).
 @Suite struct KeptCountTests {
     @Test func theKeptCountFollowsBulkInsertsDeletesAndHiding() async throws {
         try await TestDatabase.withFresh { temporary in

@@ -6,10 +6,10 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 11: every location change is recorded, by the transaction that makes it, with an id in
+/// Every location change is recorded, by the transaction that makes it, with an id in
 /// commit order, so that the live map can stream them and a client can ask for what it missed.
 @Suite struct LocationEventLogTests {
-    /// Issue 40: each change replaces the pin's earlier events, so the log holds each pin's newest.
+    /// Each change replaces the pin's earlier events, so the log holds each pin's newest.
     @Test func everyKindOfChangeIsRecordedWithTheLocationAsTheListShowsIt() async throws {
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    /// Issue 40: a database from before keeps every pin's old events; migrating it leaves each
+    /// A database from before keeps every pin's old events; migrating it leaves each
     /// pin's newest (and the reloads), so nothing taken down before the upgrade stays in the log.
     @Test func migratingKeepsEachPinsNewestEventOnly() async throws {
         try await TestDatabase.withFresh { temporary in
@@ -132,7 +132,7 @@ import Testing
             try await instances[0].store.waitUntilEventsAreFinal()
             writing.withLockedValue { $0 = false }
             let seen = try await tail.value
-            // Each pin's newest event is kept (issue 40): the tail saw every one of them, and every
+            // Each pin's newest event is kept: the tail saw every one of them, and every
             // event it saw came in increasing order (those replaced since need not be in the log).
             let logged = try await instances[1].store.locationEvents(after: start, limit: 1000).map(\.id)
             #expect(logged.count == accounts.count)

@@ -4,9 +4,9 @@ import OnTheMapModel
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 13, the admin area's reports, on both engines.
+/// The admin area's reports, on both engines.
 @Suite struct ModerationStoreTests {
-    /// Issue 26, item 6: a disabled account's pin leaves the public map with it (announced as a
+    /// A disabled account's pin leaves the public map with it (announced as a
     /// deletion), and comes back when the account is enabled again; a pin an admin hid on its own
     /// stays hidden.
     @Test func disablingAnAccountHidesItsPinUntilItIsEnabled() async throws {
@@ -42,7 +42,7 @@ import Testing
             }
             #expect(try await visible() == ["Trolling"], "the pin the disabling hid is back; the one an admin hid is not")
             try await store.waitUntilEventsAreFinal()
-            // The pin's newest event replaces its deletion (issue 40).
+            // The pin's newest event replaces its deletion.
             let events = try await store.locationEvents(after: start, limit: 10)
             #expect(events.map(\.kind) == [.created])
             #expect(events.allSatisfy { $0.objectId == pin.objectId } && events[0].id > disabling[0].id)

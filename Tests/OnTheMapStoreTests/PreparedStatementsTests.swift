@@ -5,7 +5,7 @@ import OnTheMapTestSupport
 import SQLKit
 import Testing
 
-/// Issue 26: statements that repeat are prepared once per connection (`PreparedStatements`), and a
+/// Statements that repeat are prepared once per connection (`PreparedStatements`), and a
 /// prepared plan the schema has outgrown is replaced by the unnamed statement, not an error.
 @Suite struct PreparedStatementsTests {
     @Test func onlyWhatRepeatsGetsANameAndNamesAreKept() {

@@ -6,7 +6,7 @@ import SQLKit
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 9: a read past its time budget, or whose caller has gone, is stopped inside SQLite, and
+/// A read past its time budget, or whose caller has gone, is stopped inside SQLite, and
 /// the connection serves the next read.
 @Suite struct ReadBudgetTests {
     /// Never ends on its own: only an interrupt stops it.

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// A request's caller in one read: the account of a live session, nothing for an expired or
-/// unknown one (issue 26: one round trip fewer for every request that carries a session).
+/// unknown one (one round trip fewer for every request that carries a session).
 @Suite struct SessionLookupTests {
     @Test func aLiveSessionGivesItsAccountInOneRead() async throws {
         try await TestDatabase.withFresh { temporary in
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    /// Issue 40: a session also ends once unused past its idle bound, which its use moves on; the
+    /// A session also ends once unused past its idle bound, which its use moves on; the
     /// sweep deletes it then. A session from before the bound existed has none until it is used.
     @Test func aSessionUnusedPastItsIdleBoundHasEnded() async throws {
         try await TestDatabase.withFresh { temporary in

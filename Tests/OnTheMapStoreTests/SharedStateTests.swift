@@ -4,7 +4,7 @@ import OnTheMapModel
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 11: what several instances on one database must count together (rate limits) and do one
+/// What several instances on one database must count together (rate limits) and do one
 /// at a time (the sweep), on both engines; "two instances" are two openings of one database.
 @Suite struct SharedStateTests {
     @Test func rateEventsAreCountedOverTheirWindowAndCanBeTakenBack() async throws {

@@ -7,8 +7,8 @@ import SQLKit
 import OnTheMapTestSupport
 import Testing
 
-/// Issue 9: every write goes through one writer that answers only after commit, batches concurrent
-/// writes with a savepoint each (SQLite), and announces what changed. Issue 11: the same on
+/// Every write goes through one writer that answers only after commit, batches concurrent
+/// writes with a savepoint each (SQLite), and announces what changed; the same on
 /// PostgreSQL, where another instance's writes arrive by notification.
 @Suite struct WritePathTests {
     static var onSQLite: Bool { TestEngine.current == .sqlite }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's figures, as a Markdown section: the latest 100 (cached and uncached) and 32 concurrent
+# The figures of many instances, as a Markdown section: the latest 100 (cached and uncached) and 32 concurrent
 # writers on SQLite (one instance), PostgreSQL with one instance, and PostgreSQL with three instances
 # behind nginx (deploy/'s proxy settings); then the live map with 1,000 idle streams over the three
 # instances: the delay from a post to every stream's event (p50, p99), and memory per idle stream.

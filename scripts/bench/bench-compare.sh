@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Two release builds side by side in one run, for a change that must not cost speed (issue 28:
-# "within noise, ±5%"); prints a Markdown section.
+# Two release builds side by side in one run, for a change that must not cost speed ("within
+# noise, ±5%"); prints a Markdown section.
 #   scripts/bench/bench-compare.sh BEFORE_BINARY AFTER_BINARY [rounds] [seconds per run]
 # Each round measures both binaries, one after the other, on fresh copies of the same data, so that
 # the machine's drift falls on both alike; the table gives each figure's median over the rounds:

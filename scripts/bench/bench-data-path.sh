@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9's benchmark of the data path on a release build; prints a Markdown section.
+# The benchmark of the data path on a release build; prints a Markdown section.
 #   scripts/bench/bench-data-path.sh path/to/release/onthemap [seconds per run]
 # 1. p50 of every documented query that returns at most 100 rows, at 1,000 and at 1,000,000 rows
 #    (target: at 1M at most 1.5 times its p50 at 1k);

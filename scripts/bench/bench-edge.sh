@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 10's speed figures on a release build; prints a Markdown section.
+# The HTTP edge's speed figures on a release build; prints a Markdown section.
 #   scripts/bench/bench-edge.sh path/to/release/onthemap [seconds per run]
 # 1. start: from exec to answering /healthz, and to /readyz ready (geocoder loaded);
 # 2. the cached default list, plain and gzip, against nginx serving the same bytes (same run), and

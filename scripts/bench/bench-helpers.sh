@@ -93,7 +93,7 @@ percentile() {
 
 where() { printf '%s' "$1" | jq -sRr @uri; }
 
-# The documented queries that return at most 100 rows (api-contract.md 5.2), "name|query", on the
+# The documented queries that return at most 100 rows (docs/API.md, "StudentLocation"), "name|query", on the
 # data seed_locations makes.
 queries=(
     "default list, uncached|limit=100&order=-updatedAt,objectId"

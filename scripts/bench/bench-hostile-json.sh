@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 40's parsing budget on a release build; prints a Markdown section: the server's CPU per
+# The JSON parsing budget on a release build; prints a Markdown section: the server's CPU per
 # request for the worst JSON body of each shape at the 64 KiB body limit, each refused with its
 # family's 400 (scripts/test/hostile_json.py, which make test runs as a check on a debug build).
 #   scripts/bench/bench-hostile-json.sh path/to/release/onthemap [requests per shape]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26's figures, as a Markdown section: the PostgreSQL path against references measured in the
+# The PostgreSQL figures, as a Markdown section: the PostgreSQL path against references measured in the
 # same run on the same data (100,000 pins; PostgreSQL with its durable defaults):
 # 1. an uncached 100-row page at 32 connections: the server on PostgreSQL, the same server on SQLite,
 #    FastAPI + asyncpg + orjson (2 uvicorn workers) running the same query on the same database, and

@@ -27,7 +27,7 @@ curl -s -o /dev/null -X POST "$base/v1/StudentLocation" -H "Authorization: Beare
     -d '{"mapString": "Oslo", "mediaURL": "https://example.com", "latitude": 59.9, "longitude": 10.7}'
 
 status=0
-# The worst JSON bodies of each shape at the body limit (issue 40): each family's 400, little CPU.
+# The worst JSON bodies of each shape at the body limit: each family's 400, little CPU.
 # First, while the student's session lives (Schemathesis logs it out).
 echo "hostile JSON bodies (scripts/test/hostile_json.py)"
 python3 "$(dirname "$0")/hostile_json.py" "$base" "${server_pids[-1]}" "$token" || status=1

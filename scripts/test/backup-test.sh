@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's backup, export and import test on the real binary, on both engines: WRITERS students overwrite their pins
+# The backup, export and import test on the real binary, on both engines: WRITERS students overwrite their pins
 # as fast as they can while `onthemap backup` copies the database; the backup, restored into a new
 # database, must hold each student's last write acknowledged before the backup began (or a later
 # one). Also: what backup and restore refuse, and the messages they give.
@@ -87,7 +87,7 @@ every_acknowledged_write sqlite "$work/restored.sqlite"
 check_refusal "sqlite: backup never overwrites" "already exists" "$binary" backup --database "$work/live.sqlite" "$work/backup.sqlite"
 check_refusal "sqlite: backup of a missing database" "no database at" "$binary" backup --database "$work/nothing.sqlite" "$work/other.sqlite"
 check_refusal "restore refuses a database with data" "not empty.*--replace" "$binary" restore --database "$work/restored.sqlite" "$work/backup.sqlite"
-# Under a running server with a live stream open (issue 26, item 6): the restore starts a new event
+# Under a running server with a live stream open: the restore starts a new event
 # epoch, so the open stream reloads, and so does one resuming from the newest id before it.
 start_server "$work/server-restore.log" --database "$work/restored.sqlite" || exit 1
 curl -sN --max-time 20 "http://127.0.0.1:$port/v1/StudentLocation/events" >"$work/stream.txt" &

@@ -66,7 +66,7 @@ expect_failure "a bad ONTHEMAP_READ_BUDGET_MS names the variable" "ONTHEMAP_READ
 expect_failure "a bad --expensive-queries is refused" "--expensive-queries must be a whole number from 1 to 64" "$binary" serve --expensive-queries 0
 expect_failure "a bad ONTHEMAP_WRITE_QUEUE names the variable" "ONTHEMAP_WRITE_QUEUE must be a whole number" env ONTHEMAP_WRITE_QUEUE=lots "$binary" serve
 
-# The server's secret (issue 40): created beside the SQLite file, readable by its owner only, kept
+# The server's secret: created beside the SQLite file, readable by its owner only, kept
 # across starts; a database served with another secret is refused until --adopt-secret.
 mkdir -p "$work/secret"
 secret_file="$work/secret/onthemap.secret"

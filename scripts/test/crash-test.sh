@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9's crash test on the real binary: WRITERS students overwrite their pins as fast as they can
+# The crash test on the real binary: WRITERS students overwrite their pins as fast as they can
 # while the server is killed with SIGKILL at a random moment, ROUNDS times over the same file. After
 # every crash, each student's last acknowledged write (or a later one) must be in the file, and
 # `PRAGMA integrity_check` must say ok.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP edge at scale on the real binary (issue 10): with few file descriptors, 1,100 idle
+# The HTTP edge at scale on the real binary: with few file descriptors, 1,100 idle
 # connections, then 50 slowloris connections, must not stop another client being served.
 #   scripts/test/edge-test.sh path/to/onthemap
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26's database faults on the real binary (scripts/test/faults/check_database_faults.py says what
+# Database faults on the real binary (scripts/test/faults/check_database_faults.py says what
 # is checked): writers and readers under load while
 #   - PostgreSQL (durable, the project's throwaway cluster) restarts, then crashes and stays away
 #     10 s, then comes back;

@@ -1,5 +1,5 @@
 """The worst JSON bodies of each shape at the body limit, sent to a live server: each is refused
-with its path family's 400 and costs little of the server's CPU (issue 40, item 1).
+with its path family's 400 and costs little of the server's CPU.
 
     python3 hostile_json.py BASE PID TOKEN            checks; exit status = failures
     python3 hostile_json.py BASE PID TOKEN --bench N  a Markdown table of CPU per request

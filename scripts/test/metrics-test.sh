@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's /metrics on the real binary, on both engines: the metrics listener is separate from
+# /metrics on the real binary, on both engines: the metrics listener is separate from
 # the public one, its text passes promtool's checks and the Prometheus client's parser, and its
 # counters move with the requests made here (scripts/test/metrics/check_scrape.py). Also the five alerts
 # of deploy/prometheus, checked and unit-tested with promtool.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's sign-in with OpenID Connect, on the real binary and both engines, against real
+# Sign-in with OpenID Connect, on the real binary and both engines, against real
 # providers run here (PyPI's oidc-provider-mock, scripts/test/oidc/providers.py): first sign-in makes the
 # account, the next finds it, a password account links by verified email; a replayed state, a
 # callback in another browser, another login's nonce, a token changed on its way, an expired token,

@@ -20,7 +20,7 @@ import pathlib
 import subprocess
 import sys
 
-# What OnTheMapKit promises app developers (issue 30).
+# What OnTheMapKit promises app developers.
 KIT_FLOOR = {"macos": (13, 0), "ios": (16, 0)}
 
 

@@ -148,8 +148,7 @@ struct AccountService: Sendable {
     /// login is, throttled with its (email, address) pair, and recorded on the session.
     func confirmPassword(_ password: String, for caller: Caller, clientAddress: String) async throws {
         guard caller.account.hasPassword else {
-            throw APIError(status: 403, code: ParseErrorCode.operationForbidden,
-                           message: "This account signs in with a provider and has no password: sign in again to confirm it is you.")
+            throw APIError.noPasswordToConfirm
         }
         let throttleKey = caller.account.email + "\u{0}" + clientAddress
         let ticket = try await loginFailures.admit(throttleKey, tooMany: "failed logins")

@@ -2,7 +2,7 @@ import Hummingbird
 import OnTheMapModel
 
 extension SessionCookies {
-    /// The answer to a login or a sign-up: the session in the login body (api-contract.md 3.1) and
+    /// The answer to a login or a sign-up: the session in the login body (docs/API.md, "Session") and
     /// its cookies, so a browser is logged in too. The Udacity family's group adds its prefix.
     func loginAnswer(_ session: AccountService.IssuedSession, lifetime: Int64, status: HTTPResponse.Status = .ok) throws -> Response {
         var response = try JSONResponse.make(

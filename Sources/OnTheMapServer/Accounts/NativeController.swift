@@ -2,20 +2,17 @@ import Hummingbird
 import OnTheMapModel
 import OnTheMapStore
 
-/// The endpoints this service adds: sign-up, "me", liveness and readiness (api-contract.md section 7).
+/// The endpoints this service adds for accounts: sign-up, "me" and confirming one's password
+/// (docs/API.md, "Native endpoints").
 struct NativeController: Sendable {
     let accounts: AccountService
     let locations: any LocationStore
     let cookies: SessionCookies
-    let health: any StoreHealth
-    let geocoder: GeocoderState
 
     func addRoutes(to routes: FamilyGroup) {
         routes.add(.signUp, signUp)
         routes.add(.me, me)
         routes.add(.confirmPassword, confirmPassword)
-        routes.add(.healthz) { _, _ in try JSONResponse.make(["status": "ok"]) }
-        routes.add(.readyz, ready)
     }
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
@@ -41,24 +38,6 @@ struct NativeController: Sendable {
         }
         try await accounts.confirmPassword(password, for: caller, clientAddress: context.clientAddress)
         return try JSONResponse.make(["status": "ok"])
-    }
-
-    /// Ready when the database answers and the geocoder has loaded.
-    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
-        do {
-            try await health.ping()
-        } catch StoreError.unavailable(let reason) {
-            context.logger.warning("Not ready: the database is unavailable: \(reason)")
-            throw APIError.notReady("the database is unavailable (\(reason)).")
-        } catch {
-            context.logger.error("Readiness check failed: \(error)")
-            throw APIError.notReady("the database check failed.")
-        }
-        switch geocoder.current {
-        case .ready: return try JSONResponse.make(["status": "ready"])
-        case .loading: throw APIError.geocoderLoading
-        case .failed: throw APIError.unavailable
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 import Hummingbird
 import OnTheMapModel
 
-/// `POST`/`DELETE /v1/session` and `/api/session` (api-contract.md section 3). Every answer carries
+/// `POST`/`DELETE /v1/session` and `/api/session` (docs/API.md, "Session"). Every answer carries
 /// the Udacity prefix (from its group).
 struct SessionController: Sendable {
     let accounts: AccountService
@@ -9,7 +9,7 @@ struct SessionController: Sendable {
     let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
-        // Logout takes no cross-site check: any XSRF header spelling, or none (`APIOperation.crossSite`).
+        // Logout takes no cross-site check: any XSRF header spelling, or none (docs/API.md, "Session").
         routes.add(.udacitySessionLogin, logIn)
         routes.add(.udacitySessionLogout, logOut)
         routes.add(.udacitySessionLegacyLogin, logIn)

@@ -2,7 +2,7 @@ import Hummingbird
 import OnTheMapModel
 import OnTheMapStore
 
-/// `GET /v1/users/{id}` and `GET /api/users/{id}` (api-contract.md section 4), prefixed.
+/// `GET /v1/users/{id}` and `GET /api/users/{id}` (docs/API.md, "Users"), prefixed.
 struct UserController: Sendable {
     let accounts: any AccountStore
     let authenticator: SessionAuthenticator

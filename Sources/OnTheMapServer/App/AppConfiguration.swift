@@ -1,7 +1,7 @@
 import NIOCore
 import OnTheMapStore
 
-/// Who may write locations (api-contract.md section 5.5).
+/// Who may write locations (docs/API.md, "Who may write").
 public enum WriteMode: String, Sendable, CaseIterable {
     /// Writes need a live session; the account supplies uniqueKey and names.
     case accounts

@@ -28,8 +28,8 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
         StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL).addRoutes(to: locationRoutes)
     }
     let native = family(.native)
-    NativeController(accounts: services.accounts, locations: store, cookies: services.cookies, health: store, geocoder: services.geocoder)
-        .addRoutes(to: native)
+    NativeController(accounts: services.accounts, locations: store, cookies: services.cookies).addRoutes(to: native)
+    HealthController(health: store, geocoder: services.geocoder).addRoutes(to: native)
     GeocodeController(
         state: services.geocoder, upstream: services.geocoderUpstream, upstreamCache: services.upstreamCache, limiter: services.geocodeLimiter
     ).addRoutes(to: native)

@@ -51,21 +51,3 @@ struct EdgeAnswer {
         return out
     }
 }
-
-extension APIError {
-    /// A request the HTTP parser refused (bad request line, over-long head, conflicting lengths).
-    static func unparseable(_ detail: String) -> APIError {
-        APIError(status: 400, code: ParseErrorCode.invalidJSON, message: "The request could not be read: \(detail).")
-    }
-
-    /// A method this service does not implement at all (CONNECT, TRACE, or one it does not know).
-    static let methodNotImplemented = APIError(
-        status: 501, code: ParseErrorCode.operationForbidden, message: "This method is not supported here.")
-
-    /// The client took too long to send its request.
-    static let requestTimeout = APIError(
-        status: 408, code: ParseErrorCode.requestLimitExceeded, message: "The request took too long to arrive; send it again.")
-
-    /// The server holds as many connections as it can.
-    static let tooManyConnections = overloaded(message: "The server has as many connections as it can hold; try again in a moment.")
-}

@@ -157,8 +157,7 @@ final class RequestPhaseWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private static func apiError(for error: any Error) -> APIError {
         switch error as? HTTPParserError {
         case .invalidMethod?: return .methodNotImplemented
-        case .headerOverflow?:
-            return APIError(status: 431, code: ParseErrorCode.invalidJSON, message: "The request's line or headers are too long.")
+        case .headerOverflow?: return .requestHeadTooLarge
         case .some(let parserError): return .unparseable("\(parserError)")
         case nil: return .unparseable("malformed request")
         }
@@ -270,8 +269,7 @@ final class RawRequestWatch: ChannelInboundHandler, RemovableChannelHandler {
         switch registry.admit(context.channel, address: address) {
         case .admitted: return
         case .full: refusal = .tooManyConnections
-        case .fullFromThisAddress:
-            refusal = .tooManyRequests(retryAfter: 1, message: "Too many connections from your network; close some and try again.")
+        case .fullFromThisAddress: refusal = .tooManyConnectionsFromAddress
         }
         answerAndClose(context, refusal)
     }

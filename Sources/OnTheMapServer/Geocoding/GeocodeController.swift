@@ -2,7 +2,7 @@ import Hummingbird
 import OnTheMapGeocoder
 import OnTheMapModel
 
-/// `GET /v1/geocode?q=…&limit=5` (api-contract.md section 7): forward geocoding, offline.
+/// `GET /v1/geocode?q=…&limit=5` (docs/API.md, "Native endpoints"): forward geocoding, offline.
 struct GeocodeController: Sendable {
     static let maxQueryLength = 200
     static let maxLimit = 20
@@ -71,13 +71,4 @@ private struct GeocodeBody: Encodable {
     let confidence: GeocodeConfidence
     let doubts: [GeocodeDoubt]
     let results: [GeocodeResult]
-}
-
-extension APIError {
-    /// The gazetteer is still loading (a moment after start).
-    static var geocoderLoading: APIError {
-        var error = APIError(status: 503, code: ParseErrorCode.internalServerError, message: "The geocoder is still loading; try again in a moment.")
-        error.retryAfterSeconds = 1
-        return error
-    }
 }

@@ -9,7 +9,7 @@ struct Writer: Sendable {
     let clientAddress: String
 }
 
-/// Reads and writes of student locations with the rules of api-contract.md section 5.5. The list
+/// Reads and writes of student locations with the rules of docs/API.md, "Who may write". The list
 /// cache learns of writes from the store's change feed, not from here.
 struct LocationService: Sendable {
     let store: any LocationStore

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import OnTheMapModel
 
-/// `…/StudentLocation[/{objectId}]` for one path family (api-contract.md section 5). The v1 family
+/// `…/StudentLocation[/{objectId}]` for one path family (docs/API.md, "StudentLocation"). The v1 family
 /// answers a create with 200; the Parse families with 201 and a `Location` header.
 struct StudentLocationController: Sendable {
     /// The family's operations, at its base path.

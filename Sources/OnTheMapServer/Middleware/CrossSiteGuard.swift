@@ -1,7 +1,7 @@
 import Hummingbird
 import OnTheMapModel
 
-/// Refuses requests that a browser sends on another site's behalf (api-contract.md section 5.5):
+/// Refuses requests that a browser sends on another site's behalf (docs/API.md, "Who may write"):
 /// cookie-authenticated writes, and logins and sign-ups, which another site could otherwise use to
 /// log a student's browser in to the other site's account. Native clients send neither `Origin`
 /// nor `Sec-Fetch-Site` and are unaffected; bearer-token requests cannot be forged by another site

@@ -43,7 +43,7 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: return .payloadTooLarge
             case .methodNotAllowed: return .methodNotAllowed(allowed: [])
             case let status where (400..<500).contains(status.code):
-                return APIError(status: status.code, code: ParseErrorCode.invalidJSON, message: error.body ?? status.reasonPhrase)
+                return .refusedByFramework(status: status.code, message: error.body ?? status.reasonPhrase)
             default:
                 logger.error("Request failed: \(String(reflecting: error))")
                 return .internalError

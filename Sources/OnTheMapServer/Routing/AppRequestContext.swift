@@ -19,7 +19,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         self.channel = source.channel
     }
 
-    /// Bodies over 64 KiB are refused with 413 (api-contract.md section 5.6).
+    /// Bodies over 64 KiB are refused with 413 (docs/API.md, "Path families and error shapes").
     public var maxUploadSize: Int { RequestJSON.maxBodyBytes }
 
     /// Where the request came from, by the proxy rule (`RequestFactsMiddleware`).

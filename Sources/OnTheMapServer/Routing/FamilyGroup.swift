@@ -1,7 +1,7 @@
 import Hummingbird
 import OnTheMapModel
 
-/// One path family's routes (docs/API.md, "Path families"): a router group whose middleware tells
+/// One path family's routes (docs/API.md, "Path families and error shapes"): a router group whose middleware tells
 /// the request its family, which the error middleware, the metrics and the log read, and for the
 /// Udacity family puts the prefix before every answer. Operations register by name
 /// (`APIOperation`), which brings their method, path, cross-site check and who may call them.

@@ -1,6 +1,6 @@
 import OnTheMapModel
 
-/// The API families share one host but not one error shape (api-contract.md sections 2 and 6).
+/// The API families share one host but not one error shape (docs/API.md, "Path families and error shapes").
 enum PathFamily: Sendable {
     /// `/v1/session`, `/v1/users/*`, `/api/session`, `/api/users/*`: the 5-byte prefix, `{status, error}`.
     case udacity

@@ -3,7 +3,7 @@ import OnTheMapKit
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 30: OnTheMapKit's façade against a real server (the engine under test), through both transports.
+/// OnTheMapKit's façade against a real server (the engine under test), through both transports.
 extension KitSuite {
 @Suite struct KitClientTests {
     @Test(arguments: KitTransport.allCases)

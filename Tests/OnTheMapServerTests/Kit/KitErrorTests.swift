@@ -5,7 +5,7 @@ import Foundation
 import SQLKit
 import Testing
 
-/// Issue 30: every error the server documents reaches an app as an `OnTheMapError` of its kind,
+/// Every error the server documents reaches an app as an `OnTheMapError` of its kind,
 /// with the field to blame and how long to wait where the server says.
 extension KitSuite {
 @Suite struct KitErrorTests {

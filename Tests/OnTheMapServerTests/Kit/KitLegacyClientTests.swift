@@ -7,7 +7,7 @@ import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing
 
-/// Issue 30: LegacyClient speaks the old protocol on each StudentLocation family and both Udacity
+/// LegacyClient speaks the old protocol on each StudentLocation family and both Udacity
 /// session paths, so an old app can move onto the package call by call.
 extension KitSuite {
 @Suite struct KitLegacyClientTests {

@@ -4,7 +4,7 @@ import OpenAPIURLSession
 @testable import OnTheMapServer
 import Testing
 
-/// Issue 30: `liveUpdates()` delivers another client's writes as they commit, and carries on
+/// `liveUpdates()` delivers another client's writes as they commit, and carries on
 /// across a server restart without missing or repeating a change.
 extension KitSuite {
 @Suite struct KitLiveUpdatesTests {

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import OpenAPIRuntime
 import Testing
 
-/// Issue 30: the pieces of OnTheMapKit that need no server.
+/// The pieces of OnTheMapKit that need no server.
 extension KitSuite {
 @Suite struct KitPartsTests {
     @Test func datesAreReadInTheServersFormAndOthers() throws {

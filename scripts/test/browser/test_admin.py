@@ -1,8 +1,8 @@
-"""Issue 13: the admin area in the browser (reports, hiding, accounts, reset links, the log, the
+"""The admin area in the browser (reports, hiding, accounts, reset links, the log, the
 download), a student reporting a pin from its popup, a hidden pin's notice to its owner, the
 reset page, and what a disabled account is told. axe checks the admin sections too.
 
-Issue 40, item 5: an admin whose password was last proved (logging in, or typing it again) more
+An admin whose password was last proved (logging in, or typing it again) more
 than 10 minutes ago is asked for it in a dialog before an account changes; the dialog fits a small
 phone in every language."""
 import contextlib
@@ -191,7 +191,7 @@ class AdminArea(AdminSteps, BrowserTest):
 
 
 class AdminAreaInTheDark(AdminArea):
-    """Issue 29: the admin screens in the dark theme, axe-clean as in the light one."""
+    """The admin screens in the dark theme, axe-clean as in the light one."""
     color_scheme = "dark"
 
 

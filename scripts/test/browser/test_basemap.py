@@ -1,4 +1,4 @@
-"""Issue 12: the offline basemap reads like a map. Names of countries, regions and cities show at
+"""The offline basemap reads like a map. Names of countries, regions and cities show at
 the zooms they belong to, never overlapping, in the reader's language where the basemap has it;
 detail loads by place as the view needs it."""
 from selenium.webdriver.common.by import By

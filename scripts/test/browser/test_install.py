@@ -1,4 +1,4 @@
-"""Issue 29, item 1: the app installs like one (a manifest, its icons, the service worker), and a
+"""The app installs like one (a manifest, its icons, the service worker), and a
 pin's link is shared through the system's share sheet, or copied where there is none."""
 import json
 import struct

@@ -1,4 +1,4 @@
-"""Issue 29, item 3: the web client in twelve languages. Every screen a student meets, in every
+"""The web client in twelve languages. Every screen a student meets, in every
 language, on a 360-px phone: the page's lang and dir are the language's, no text overflows its box,
 and the texts are the catalogue's. Arabic is mirrored and its map is not; the choice is remembered;
 errors, plurals, relative times and map names come in the chosen language. (The catalogues' keys,

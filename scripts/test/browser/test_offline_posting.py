@@ -1,4 +1,4 @@
-"""Issue 29, item 5: a post made without a network waits on the device (IndexedDB), shown as
+"""A post made without a network waits on the device (IndexedDB), shown as
 "Waiting to send" in the list and as a dashed pin, can be cancelled, and is sent when the network
 is back, exactly once: even when the server wrote it and the answer was lost on the way back,
 the second sending (with the same Idempotency-Key) changes nothing.

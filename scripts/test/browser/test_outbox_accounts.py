@@ -1,4 +1,4 @@
-"""Issue 40: a post waiting on the device is sent only under the account that wrote it, and
+"""A post waiting on the device is sent only under the account that wrote it, and
 logging out with a post waiting asks whether to keep it on the device or discard it (a question
 that fits a small phone in every language).
 

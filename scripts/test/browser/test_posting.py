@@ -125,7 +125,7 @@ class PostingFlow(BrowserTest):
         self.assertEqual(len(self.api_list()), len(before), "one pin per student: overwritten, not added")
 
     def test_03_a_post_the_server_cannot_take_now_waits_and_goes_when_it_can(self):
-        # Issue 29: a server out of reach loses nothing typed; the post waits on the device.
+        # A server out of reach loses nothing typed; the post waits on the device.
         self.by_id("post-button").click()
         self.visible("overwrite-confirm").click()
         self.type_into("post-location", "Austin, TX")
@@ -165,7 +165,7 @@ class PostingFlow(BrowserTest):
         self.assertEqual(mine["mapString"], "Austin, TX", "test 03's post, not this one")
 
     def test_03c_an_address_is_shared_as_its_town_unless_the_student_chooses_exact(self):
-        # Issue 12: a street address defaults to "only my town", which posts the town's point and name.
+        # A street address defaults to "only my town", which posts the town's point and name.
         self.by_id("post-button").click()
         self.visible("overwrite-confirm").click()
         self.type_into("post-location", "Rue de Rivoli 99, 75001 Paris")

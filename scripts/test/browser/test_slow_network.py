@@ -1,4 +1,4 @@
-"""Issue 12: a first visit over a throttled "slow 4G" connection (Chromium's network conditions:
+"""A first visit over a throttled "slow 4G" connection (Chromium's network conditions:
 150 ms round trips, 1.6 Mbit/s down). The map is drawn from at most about 150 KB of basemap, before
 its detail has arrived, and the map and the list say they are loading while they wait."""
 from browser_case import BrowserTest
@@ -41,7 +41,7 @@ class SlowFirstVisit(BrowserTest):
                                     {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     def test_a_login_screen_needs_no_map_code_and_no_import_waterfall(self):
-        """Issue 29: every module the login screen needs is asked for with the page (the page names
+        """Every module the login screen needs is asked for with the page (the page names
         them all), and Leaflet waits until a map is wanted."""
         self.throttle()
         try:

@@ -1,4 +1,4 @@
-"""Issue 29, item 2: dark mode follows the system until the student switches, and the switch is
+"""Dark mode follows the system until the student switches, and the switch is
 remembered; the offline basemap is drawn again in the theme's colours. (axe checks every screen
 in the dark in test_accessibility.py and test_admin.py.)"""
 from browser_case import BrowserTest

@@ -1,4 +1,4 @@
-"""Upgrades without a failed request (issue 26, item 4), started by scripts/test/cluster-test.sh.
+"""Upgrades without a failed request, started by scripts/test/cluster-test.sh.
 
 deploy/rolling-restart.sh restarts the three instances one at a time, as an operator upgrading
 them would, while 8 students overwrite their pins, 8 readers page the list and 3 live-map clients

@@ -5,7 +5,8 @@
 import { describeRefusal, NETWORK_FAILURE, UNREADABLE_ANSWER } from './api-errors.js';
 import { msg } from './i18n.js';
 
-/** Bytes the Udacity-compatible session endpoints put before their JSON (api-contract.md §2). */
+/** Bytes the Udacity-compatible session endpoints put before their JSON (docs/API.md, "Path
+ * families and error shapes"). */
 const UDACITY_PREFIX = ")]}'\n";
 
 export class ApiError extends Error {
@@ -54,7 +55,7 @@ export function offlineCopySavedAt() {
   return oldestOfflineCopy;
 }
 
-/** The XSRF cookie the server set at login, echoed on every write (api-contract.md §5.5). */
+/** The XSRF cookie the server set at login, echoed on every write (docs/API.md, "Who may write"). */
 function xsrfToken() {
   const match = document.cookie.split('; ').find((item) => item.startsWith('XSRF-TOKEN='));
   return match ? decodeURIComponent(match.slice('XSRF-TOKEN='.length)) : '';

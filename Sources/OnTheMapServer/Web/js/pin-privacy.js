@@ -1,6 +1,6 @@
 // Who sees what: every reader of the course's map and list sees a pin and its place name. A
 // student who typed a street address or a postcode shares only their town unless they choose the
-// exact place (issue 12); one who typed a town has nothing more precise to hide.
+// exact place; one who typed a town has nothing more precise to hide.
 
 /**
  * The two ways to share `candidate` (a /v1/geocode answer) for text of kind `input` typed as
