@@ -180,6 +180,10 @@ let package = Package(
         ),
         // The DocC getting-started article's code, word for word (cli-test checks it is, and runs it).
         .executableTarget(name: "getting-started", dependencies: ["OnTheMapKit"], path: "Sources/GettingStarted"),
+        // Its "On a server" section's code, the same way: the client over AsyncHTTPClient.
+        .executableTarget(
+            name: "getting-started-asynchttpclient", dependencies: ["OnTheMapKit", "OnTheMapKitAsyncHTTPClient"],
+            path: "Sources/GettingStartedAsyncHTTPClient"),
         // Development tool: `make bench` times OnTheMapKit against a bare URLSession call.
         .executableTarget(
             name: "kit-bench",
