@@ -18,6 +18,16 @@ let package = Package(
         // The command-line client built on OnTheMapKit.
         .executable(name: "onthemap-client", targets: ["onthemap-client"]),
     ],
+    // An app that adds the package with `traits: []` resolves only the client's packages (5 instead of
+    // 39), and with `traits: ["AsyncHTTPClient"]` those of OnTheMapKitAsyncHTTPClient too: every
+    // product the server takes is taken only with the Server trait (the loop at the end), and SwiftPM
+    // leaves a package no enabled dependency needs unresolved. Server is on by default, so that this
+    // repository's own builds, tests and tools are as before.
+    traits: [
+        .trait(name: "Server", description: "The server, its tools and tests.", enabledTraits: ["AsyncHTTPClient"]),
+        .trait(name: "AsyncHTTPClient", description: "OnTheMapKitAsyncHTTPClient: the client over AsyncHTTPClient."),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -121,7 +131,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(platforms: [.linux])),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(platforms: [.linux], traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,6 +190,10 @@ let package = Package(
         ),
         // The DocC getting-started article's code, word for word (cli-test checks it is, and runs it).
         .executableTarget(name: "getting-started", dependencies: ["OnTheMapKit"], path: "Sources/GettingStarted"),
+        // Its "On a server" section's code, the same way: the client over AsyncHTTPClient.
+        .executableTarget(
+            name: "getting-started-asynchttpclient", dependencies: ["OnTheMapKit", "OnTheMapKitAsyncHTTPClient"],
+            path: "Sources/GettingStartedAsyncHTTPClient"),
         // Development tool: `make bench` times OnTheMapKit against a bare URLSession call.
         .executableTarget(
             name: "kit-bench",
@@ -240,7 +254,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(platforms: [.linux])),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(platforms: [.linux], traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -254,3 +268,18 @@ let package = Package(
         ),
     ]
 )
+
+// What an app that adds the package with `traits: []` resolves: the client's packages, and no other.
+// Every other product is taken with the trait it belongs to, so that a target added later is
+// trait-conditional without a word (a dependency with a condition of its own says its trait itself).
+let clientPackages: Set<String> = ["swift-openapi-runtime", "swift-openapi-urlsession", "swift-http-types"]
+let asyncHTTPClientPackages: Set<String> = ["async-http-client", "swift-openapi-async-http-client"]
+for target in package.targets {
+    target.dependencies = target.dependencies.map { dependency in
+        guard case .productItem(let name, let package?, let aliases, nil) = dependency, !clientPackages.contains(package) else {
+            return dependency
+        }
+        let trait = asyncHTTPClientPackages.contains(package) ? "AsyncHTTPClient" : "Server"
+        return .product(name: name, package: package, moduleAliases: aliases, condition: .when(traits: [trait]))
+    }
+}

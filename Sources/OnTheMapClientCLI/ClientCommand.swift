@@ -48,7 +48,7 @@ struct Connection: ParsableArguments {
         let store = FileSessionStore(url: sessionURL(for: url))
         switch transport {
         case .urlsession: return OnTheMapClient(baseURL: url, sessionStore: store)
-        case .asynchttpclient: return OnTheMapClient(baseURL: url, sessionStore: store)
+        case .asynchttpclient: return OnTheMapClient(baseURL: url, httpClient: .onTheMapDefault, sessionStore: store)
         }
     }
 

@@ -1,3 +1,9 @@
+// This package's AsyncHTTPClient trait brings AsyncHTTPClient in (its Server trait, the default,
+// includes it): an app that adds the package with `traits: []` and takes this module meets this
+// error rather than a missing module.
+#if !AsyncHTTPClient
+#error("OnTheMapKitAsyncHTTPClient needs the package's AsyncHTTPClient trait: add it with traits: [\"AsyncHTTPClient\"]")
+#endif
 import AsyncHTTPClient
 import Foundation
 import NIOCore

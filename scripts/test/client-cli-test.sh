@@ -61,16 +61,14 @@ out="$("$client" list --server ftp://example.com 2>&1)"; status=$?
 [ "$status" -eq 64 ] && grep -q "http or https" <<<"$out" && pass "--server must be http or https" || fail "--server ftp (exit $status)" "$out"
 
 # The DocC getting-started article's code is Sources/GettingStarted/main.swift, word for word, and
-# does what the article says: logs in, lists, posts, and prints another client's post as it happens.
+# does what the article says: signs up, posts, lists, and prints another client's post as it happens.
 article="$here/../../Sources/OnTheMapKit/OnTheMapKit.docc/GettingStarted.md"
 awk '/<!-- getting-started:start -->/{on=1; next} /<!-- getting-started:end -->/{on=0} on && !/^```/' "$article" >"$work/article.swift"
 diff -q "$work/article.swift" "$here/../../Sources/GettingStarted/main.swift" >/dev/null \
     && [ "$(grep -cv '^\s*$' "$work/article.swift")" -lt 20 ] \
     && pass "the getting-started article's code is the built example, in under 20 lines" \
     || fail "the getting-started article and Sources/GettingStarted/main.swift differ, or run to 20 lines"
-# On the same server (its geocoder is loaded), with accounts of its own.
-echo "correct horse battery" | "$client" signup --session-file "$work/example-ada.json" --email ada@example.com \
-    --first-name Ada --last-name Lovelace --password-stdin >/dev/null
+# On the same server (its geocoder is loaded), with accounts of its own: Ada's is the one the example makes.
 echo "correct horse battery" | "$client" signup --session-file "$work/example-grace.json" --email grace@example.com \
     --first-name Grace --last-name Hopper --password-stdin >/dev/null
 "$client" post --session-file "$work/example-grace.json" --place Arlington --link https://example.com --latitude 38.88 --longitude -77.1 >/dev/null
@@ -88,8 +86,16 @@ echo "correct horse battery" | "$client" signup --session-file "$work/example-ka
 for _ in $(seq 1 100); do grep -q "New on the map" "$work/example.out" && break; sleep 0.1; done
 kill "$example_pid" 2>/dev/null; wait "$example_pid" 2>/dev/null
 grep -q "Grace Hopper is in Arlington" "$work/example.out" && "$client" list --session-file "$work/example-grace.json" | grep -q "Ada Lovelace — Lima, Peru" \
-    && pass "the getting-started example logs in, lists and posts" || fail "the getting-started example" "$(cat "$work/example.out")"
+    && pass "the getting-started example signs up, posts and lists" || fail "the getting-started example" "$(cat "$work/example.out")"
 grep -q "New on the map: Katherine Hampton" "$work/example.out" && pass "the getting-started example prints another client's post as it happens" \
     || fail "the getting-started example's live updates" "$(cat "$work/example.out")"
+# The article's "On a server" code is Sources/GettingStartedAsyncHTTPClient/main.swift, word for
+# word: it compiles only with OnTheMapKitAsyncHTTPClient's initializer, and lists the same pins.
+awk '/<!-- asynchttpclient:start -->/{on=1; next} /<!-- asynchttpclient:end -->/{on=0} on && !/^```/' "$article" >"$work/article-ahc.swift"
+diff -q "$work/article-ahc.swift" "$here/../../Sources/GettingStartedAsyncHTTPClient/main.swift" >/dev/null && [ -s "$work/article-ahc.swift" ] \
+    && pass "the getting-started article's AsyncHTTPClient code is the built example" \
+    || fail "the getting-started article's AsyncHTTPClient code and Sources/GettingStartedAsyncHTTPClient/main.swift differ"
+out="$("$(dirname "$binary")/getting-started-asynchttpclient" 2>&1)"
+grep -q "Ada Lovelace is in Lima, Peru" <<<"$out" && pass "the AsyncHTTPClient example lists the pins" || fail "the AsyncHTTPClient example" "$out"
 unset ONTHEMAP_SERVER
 stop_last_server

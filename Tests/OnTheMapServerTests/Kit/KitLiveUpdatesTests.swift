@@ -60,6 +60,33 @@ extension KitSuite {
         }
     }
 
+    @Test(.timeLimit(.minutes(3)), arguments: KitTransport.allCases)
+    func liveEventsSayWhenTheStreamIsReconnecting(transport: KitTransport) async throws {
+        try await RestartableServer.run { server in
+            try await server.start()
+            var events = transport.client(port: server.port).liveEvents().makeAsyncIterator()
+            #expect(try await events.next() == .connected)
+            guard case .update(.ready)? = try await events.next() else { throw TestFailure("no ready after connecting") }
+
+            // The server goes: the stream says it is reconnecting (at once when the server said it
+            // was restarting), and each attempt that finds it down says when the next one is.
+            try await server.stop()
+            var pauses: [Duration] = []
+            repeat {
+                guard case .reconnecting(let pause)? = try await events.next() else {
+                    throw TestFailure("the stream did not say it was reconnecting, after \(pauses)")
+                }
+                pauses.append(pause)
+            } while pauses.last == .zero && pauses.count < 3
+            #expect(pauses.last.map { $0 >= .seconds(1) && $0 <= .seconds(30) } == true, "pauses \(pauses)")
+
+            // It comes back: connected, then caught up.
+            try await server.start()
+            #expect(try await events.next() == .connected)
+            guard case .update(.ready)? = try await events.next() else { throw TestFailure("no ready after reconnecting") }
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)), arguments: KitTransport.allCases)
     func anIdTheServerCannotReplayFromSaysReload(transport: KitTransport) async throws {
         try await KitSuite.live({ $0.live.heartbeat = .seconds(3600) }) { _, port in
