@@ -24,6 +24,8 @@ import Testing
                 try await store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)])).results.map(\.mapString)
             }
             #expect(try await visible() == ["Trolling"])
+            // From after the hiding's event, once final (see `waitUntilEventsAreFinal`).
+            try await store.waitUntilEventsAreFinal()
             let start = try await store.locationEventRange()?.upperBound ?? 0
 
             for account in [troll, hiddenBefore] {
