@@ -66,7 +66,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             reader: PostgresReader(
                 client: readers, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop,
                 attempts: attempts),
-            writer: writer, changes: changes)
+            writer: writer, flavour: PostgresFlavour(), changes: changes)
         // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
         // until `close` (answered writes first). Each signals once its pool is about to run.
         let (started, starting) = AsyncStream<Void>.makeStream()

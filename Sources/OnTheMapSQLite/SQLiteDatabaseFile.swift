@@ -36,7 +36,7 @@ public final class SQLiteDatabaseFile: Sendable {
         writer = SQLiteBatchWriter(pool: pool, changes: changes, maxPending: options.maxPendingWrites, logger: logger, eventLoop: eventLoop)
         store = SQLStore(
             reader: SQLiteReader(pool: pool, budget: options.readBudget, logger: logger, eventLoop: eventLoop),
-            writer: writer, changes: changes)
+            writer: writer, flavour: SQLiteFlavour(), changes: changes)
     }
 
     /// Opens (creating if needed) the file at `path` and applies the migrations.

@@ -70,7 +70,7 @@ public enum DataCopy {
         Table("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
     ]
 
-    /// Tables whose key the database numbers (`SchemaDialect.generatedKey`).
+    /// Tables whose key the database numbers (`SQLFlavour.generatedKey`).
     static let numbered: Set<String> = ["reports", "audit_log"]
 
     enum ColumnKind { case text, optionalText, integer, optionalInteger, double, bool }
@@ -157,8 +157,8 @@ public enum DataCopy {
     /// same order whatever the server's locale: under `en_US`, `a` sorts before `B`.
     private static func rows(of table: Table, in store: SQLStore, after key: [Value]?, limit: Int) async throws -> [[Value]] {
         let columns = table.columns.map(\.name).joined(separator: ", ")
-        let byteOrder = SchemaDialect(store.reader.dialect).isPostgres ? " COLLATE \"C\"" : ""
-        let keyColumns = table.columns.prefix(table.keyColumns).map { $0.name + ($0.kind == .text ? byteOrder : "") }.joined(separator: ", ")
+        let keyColumns = table.columns.prefix(table.keyColumns).map { $0.name + ($0.kind == .text ? store.flavour.byteOrderCollation : "") }
+            .joined(separator: ", ")
         let condition: SQLQueryString = key.map { values in
             "WHERE (\(unsafeRaw: keyColumns)) > (\(SQLList(values.map { SQLBind($0.bind) })))"
         } ?? ""
@@ -180,19 +180,15 @@ public enum DataCopy {
     private static func insert(_ rows: [[Value]], into table: Table, in store: SQLStore) async throws {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let values = SQLList(rows.map { row in SQLGroupExpression(row.map { SQLBind($0.bind) }) })
-        // PostgreSQL numbers an identity column itself unless told to keep the number given.
-        let keep = numbered.contains(table.name) && SchemaDialect(store.writer.database.dialect).isPostgres ? " OVERRIDING SYSTEM VALUE" : ""
+        let keep = numbered.contains(table.name) ? store.flavour.keepingGivenKeys : ""
         let statement = SQLList([SQLRaw("INSERT INTO \(table.name) (\(columns))\(keep) VALUES "), values], separator: SQLRaw(""))
         try await store.writer.perform(WriteUnit([statement]) { _ in ((), []) })
     }
 
-    /// The next number the target gives `table` follows the highest copied (SQLite's AUTOINCREMENT
-    /// does so by itself).
+    /// The next number the target gives `table` follows the highest copied.
     private static func continueNumbering(_ table: String, in store: SQLStore) async throws {
-        guard SchemaDialect(store.writer.database.dialect).isPostgres else { return }
-        try await store.writer.run(SQLQueryString("""
-            SELECT setval(pg_get_serial_sequence('\(unsafeRaw: table)', 'id'), COALESCE((SELECT MAX(id) FROM \(unsafeRaw: table)), 0) + 1, false) AS next
-            """))
+        guard let statement = store.flavour.continuingNumbering(of: table) else { return }
+        try await store.writer.run(statement)
     }
 
     private static func checksum(of table: Table, in store: SQLStore, pageSize: Int) async throws -> (rows: Int, sha256: String) {

@@ -103,7 +103,7 @@ extension LocationChange.Kind {
 ///
 /// An id stays below 2^53 (exact in JavaScript) for the first 2^32 transactions of a cluster.
 public enum TransactionOrderedIDs {
-    static let shift = 20
+    public static let shift = 20
     /// How many events one transaction can record.
     public static let perTransaction = 1 << shift
 
@@ -113,7 +113,7 @@ public enum TransactionOrderedIDs {
     }
 
     /// The lowest id a transaction still running could write: only ids below it are final.
-    static let horizon = SQLRaw("(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(shift))")
+    public static let horizon = SQLRaw("(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(shift))")
 }
 
 /// What one read of the event log found.
@@ -151,16 +151,11 @@ extension LocationEventStore {
 }
 
 extension SQLStore: LocationEventStore {
-    /// Whether an id is final, as a column: always on SQLite; below the horizon on PostgreSQL.
-    private var isFinal: SQLRaw {
-        SchemaDialect(reader.dialect).isPostgres ? SQLRaw("id < \(TransactionOrderedIDs.horizon.sql)") : SQLRaw("TRUE")
-    }
-
     public func locationEventBatch(after id: Int64, limit: Int) async throws -> LocationEventBatch {
         // Final ids come first in id order, so the rows up to the first that is not final are the
         // answer, and that one says whether anything is held back.
         let rows = try await reader.raw("""
-            SELECT id, kind, object_id, payload, at, \(isFinal) AS final FROM location_events
+            SELECT id, kind, object_id, payload, at, \(flavour.eventIsFinal) AS final FROM location_events
             WHERE id > \(bind: id) AND \(LocationEventLog.isNewestOfItsPin) ORDER BY id LIMIT \(bind: limit)
             """).all()
         var events: [LocationEvent] = []
@@ -177,7 +172,7 @@ extension SQLStore: LocationEventStore {
     }
 
     public func locationEventRange() async throws -> ClosedRange<Int64>? {
-        guard let row = try await reader.raw("SELECT MIN(id) AS first, MAX(id) AS last FROM location_events WHERE \(isFinal)").first(),
+        guard let row = try await reader.raw("SELECT MIN(id) AS first, MAX(id) AS last FROM location_events WHERE \(flavour.eventIsFinal)").first(),
               let first = try row.decode(column: "first", as: Int64?.self), let last = try row.decode(column: "last", as: Int64?.self)
         else { return nil }
         return first...last

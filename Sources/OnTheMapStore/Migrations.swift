@@ -6,21 +6,8 @@ import SQLKit
 struct Migration: Sendable {
     let version: Int
     let name: String
-    /// The statements in the dialect of the database being migrated.
-    let statements: @Sendable (SchemaDialect) -> [String]
-}
-
-/// What differs between the engines' DDL.
-struct SchemaDialect: Sendable {
-    let isPostgres: Bool
-
-    init(_ dialect: any SQLDialect) { isPostgres = dialect.name == "postgresql" }
-
-    /// Text compared and ordered byte by byte, as SQLite does, so that both engines list in the
-    /// same order whatever locale the PostgreSQL cluster was created with.
-    var text: String { isPostgres ? "TEXT COLLATE \"C\"" : "TEXT" }
-    /// A key the database numbers itself, in order, never reusing a number (SQLite's AUTOINCREMENT).
-    var generatedKey: String { isPostgres ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT" }
+    /// The statements for the database being migrated, in its engine's flavour.
+    let statements: @Sendable (any SQLFlavour) -> [String]
 }
 
 /// The schema, oldest first. Never edit a released migration: add a new one.
@@ -29,22 +16,22 @@ struct SchemaDialect: Sendable {
 /// (microseconds for sessions), coordinates as DOUBLE PRECISION (SQLKit's `.real` is float4 on Postgres).
 enum Schema {
     static let migrations: [Migration] = [
-        Migration(version: 1, name: "accounts, sessions, student locations") { d in [
+        Migration(version: 1, name: "accounts, sessions, student locations") { f in [
             """
             CREATE TABLE accounts (
-                key \(d.text) PRIMARY KEY,
-                email \(d.text) NOT NULL UNIQUE,
-                password_hash \(d.text) NOT NULL,
-                first_name \(d.text) NOT NULL,
-                last_name \(d.text) NOT NULL,
+                key \(f.text) PRIMARY KEY,
+                email \(f.text) NOT NULL UNIQUE,
+                password_hash \(f.text) NOT NULL,
+                first_name \(f.text) NOT NULL,
+                last_name \(f.text) NOT NULL,
                 is_admin BOOLEAN NOT NULL DEFAULT FALSE,
                 created_at BIGINT NOT NULL
             )
             """,
             """
             CREATE TABLE sessions (
-                token_hash \(d.text) PRIMARY KEY,
-                account_key \(d.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
+                token_hash \(f.text) PRIMARY KEY,
+                account_key \(f.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
                 created_at BIGINT NOT NULL,
                 expires_at BIGINT NOT NULL
             )
@@ -53,13 +40,13 @@ enum Schema {
             "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
             """
             CREATE TABLE student_locations (
-                object_id \(d.text) PRIMARY KEY,
-                owner_key \(d.text) UNIQUE REFERENCES accounts(key) ON DELETE CASCADE,
-                unique_key \(d.text) NOT NULL,
-                first_name \(d.text) NOT NULL,
-                last_name \(d.text) NOT NULL,
-                map_string \(d.text) NOT NULL,
-                media_url \(d.text) NOT NULL,
+                object_id \(f.text) PRIMARY KEY,
+                owner_key \(f.text) UNIQUE REFERENCES accounts(key) ON DELETE CASCADE,
+                unique_key \(f.text) NOT NULL,
+                first_name \(f.text) NOT NULL,
+                last_name \(f.text) NOT NULL,
+                map_string \(f.text) NOT NULL,
+                media_url \(f.text) NOT NULL,
                 latitude DOUBLE PRECISION NOT NULL,
                 longitude DOUBLE PRECISION NOT NULL,
                 created_at BIGINT NOT NULL,
@@ -73,45 +60,21 @@ enum Schema {
         // Every order key docs/API.md names ("Limits on queries") reads its first page from an index
         // (objectId breaks ties, as in the query), and the total behind count=1 is kept by the
         // database itself rather than counted row by row, by triggers in each engine's syntax.
-        Migration(version: 2, name: "indexes for each listed order key, a kept row count") { d in [
+        Migration(version: 2, name: "indexes for each listed order key, a kept row count") { f in [
             "CREATE INDEX student_locations_by_created ON student_locations (created_at, object_id)",
             "CREATE INDEX student_locations_by_last_name ON student_locations (last_name, object_id)",
             "CREATE INDEX student_locations_by_first_name ON student_locations (first_name, object_id)",
             "CREATE TABLE row_counts (table_name TEXT PRIMARY KEY, row_count BIGINT NOT NULL)",
             "INSERT INTO row_counts (table_name, row_count) SELECT 'student_locations', COUNT(*) FROM student_locations",
-        ] + (d.isPostgres ? [
-            """
-            CREATE FUNCTION student_locations_count() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                UPDATE row_counts SET row_count = row_count + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END)
-                WHERE table_name = 'student_locations';
-                RETURN NULL;
-            END $$
-            """,
-            """
-            CREATE TRIGGER student_locations_count AFTER INSERT OR DELETE ON student_locations
-            FOR EACH ROW EXECUTE FUNCTION student_locations_count()
-            """,
-        ] : [
-            """
-            CREATE TRIGGER student_locations_count_insert AFTER INSERT ON student_locations BEGIN
-                UPDATE row_counts SET row_count = row_count + 1 WHERE table_name = 'student_locations';
-            END
-            """,
-            """
-            CREATE TRIGGER student_locations_count_delete AFTER DELETE ON student_locations BEGIN
-                UPDATE row_counts SET row_count = row_count - 1 WHERE table_name = 'student_locations';
-            END
-            """,
-        ])},
+        ] + f.rowCountTriggers },
         // What several instances must count together (failed logins, sign-ups, geocoding per
         // address), and which instance does the periodic clean-up.
-        Migration(version: 3, name: "rate-limit events, leases") { d in [
+        Migration(version: 3, name: "rate-limit events, leases") { f in [
             """
             CREATE TABLE rate_events (
-                id \(d.generatedKey),
-                bucket \(d.text) NOT NULL,
-                key \(d.text) NOT NULL,
+                id \(f.generatedKey),
+                bucket \(f.text) NOT NULL,
+                key \(f.text) NOT NULL,
                 at BIGINT NOT NULL
             )
             """,
@@ -119,28 +82,28 @@ enum Schema {
             "CREATE INDEX rate_events_by_time ON rate_events (at)",
             """
             CREATE TABLE leases (
-                name \(d.text) PRIMARY KEY,
-                holder \(d.text) NOT NULL,
+                name \(f.text) PRIMARY KEY,
+                holder \(f.text) NOT NULL,
                 expires_at BIGINT NOT NULL
             )
             """,
         ]},
         // Every location change, written by the transaction that makes it, numbered in commit
         // order: the live map streams them, and a client that reconnects asks for those it missed.
-        Migration(version: 4, name: "location events") { d in [
+        Migration(version: 4, name: "location events") { f in [
             """
             CREATE TABLE location_events (
-                id \(d.generatedKey),
-                kind \(d.text) NOT NULL,
-                object_id \(d.text) NOT NULL,
-                payload \(d.text),
+                id \(f.generatedKey),
+                kind \(f.text) NOT NULL,
+                object_id \(f.text) NOT NULL,
+                payload \(f.text),
                 at BIGINT NOT NULL
             )
             """,
             "CREATE INDEX location_events_by_time ON location_events (at)",
         ]},
-        Migration(version: 5, name: "moderation: hidden pins, disabled accounts, reports, audit log, password resets") { d in
-            Moderation.schema(d)
+        Migration(version: 5, name: "moderation: hidden pins, disabled accounts, reports, audit log, password resets") { f in
+            Moderation.schema(f)
         },
         // Every public read asks for visible pins (`hidden_at IS NULL`): its order indexes hold only
         // those, so a page, and a deep `skip`, walk the index alone instead of looking up each row
@@ -156,13 +119,13 @@ enum Schema {
         // Sign-in with OpenID Connect providers: a login between the redirect to the provider and its
         // return (in the database so that any instance can finish it), and who at which provider is
         // which account.
-        Migration(version: 7, name: "external logins") { d in [
+        Migration(version: 7, name: "external logins") { f in [
             """
             CREATE TABLE pending_logins (
-                state_hash \(d.text) PRIMARY KEY,
-                provider \(d.text) NOT NULL,
-                nonce \(d.text) NOT NULL,
-                code_verifier \(d.text) NOT NULL,
+                state_hash \(f.text) PRIMARY KEY,
+                provider \(f.text) NOT NULL,
+                nonce \(f.text) NOT NULL,
+                code_verifier \(f.text) NOT NULL,
                 created_at BIGINT NOT NULL,
                 expires_at BIGINT NOT NULL
             )
@@ -170,10 +133,10 @@ enum Schema {
             "CREATE INDEX pending_logins_by_expiry ON pending_logins (expires_at)",
             """
             CREATE TABLE account_identities (
-                provider \(d.text) NOT NULL,
-                subject \(d.text) NOT NULL,
-                account_key \(d.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
-                email \(d.text) NOT NULL,
+                provider \(f.text) NOT NULL,
+                subject \(f.text) NOT NULL,
+                account_key \(f.text) NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,
+                email \(f.text) NOT NULL,
                 linked_at BIGINT NOT NULL,
                 PRIMARY KEY (provider, subject)
             )
@@ -187,28 +150,21 @@ enum Schema {
         // version during a rolling upgrade, which insert without an id.
         // Ids no longer count up by one, so "was anything after this id pruned?" is answered by a
         // mark the pruning leaves: the highest id it may have deleted.
-        Migration(version: 8, name: "location event ids by transaction, the log's pruning mark") { d in
+        Migration(version: 8, name: "location event ids by transaction, the log's pruning mark") { f in
             [
                 "CREATE TABLE location_event_log (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through BIGINT NOT NULL)",
                 "INSERT INTO location_event_log (id, pruned_through) SELECT 1, COALESCE(MIN(id) - 1, 0) FROM location_events",
-            ] + (d.isPostgres ? [
-                "ALTER TABLE location_events ALTER COLUMN id DROP IDENTITY IF EXISTS",
-                "CREATE SEQUENCE location_events_ordinal MINVALUE 0 MAXVALUE \(TransactionOrderedIDs.perTransaction - 1) START 0 CYCLE",
-                """
-                ALTER TABLE location_events ALTER COLUMN id SET DEFAULT
-                    (pg_current_xact_id()::text::bigint << \(TransactionOrderedIDs.shift)) + nextval('location_events_ordinal')
-                """,
-            ] : [])
+            ] + f.eventIDsByTransaction
         },
         // Answers kept by `Idempotency-Key` (a day), so that a write resent by the proxy or the
         // client is answered as the first time rather than done twice. Keyed by a hash of the
         // caller's credential and the key; the answer is sealed with a key the database never sees.
-        Migration(version: 9, name: "idempotency keys") { d in [
+        Migration(version: 9, name: "idempotency keys") { f in [
             """
             CREATE TABLE idempotency_keys (
-                key \(d.text) PRIMARY KEY,
-                fingerprint \(d.text) NOT NULL,
-                answer \(d.text),
+                key \(f.text) PRIMARY KEY,
+                fingerprint \(f.text) NOT NULL,
+                answer \(f.text),
                 created_at BIGINT NOT NULL
             )
             """,
@@ -219,78 +175,14 @@ enum Schema {
         // gains n versions, each update walking the chain of the ones before, so n² work (a
         // million-pin import took hours). Inserts and deletes now count once per statement, from
         // its transition table; hiding and showing (one pin at a time) stay per row.
-        Migration(version: 10, name: "visible pins counted per statement on PostgreSQL") { d in
-            guard d.isPostgres else { return [] }
-            return [
-                "DROP TRIGGER student_locations_count ON student_locations",
-                """
-                CREATE FUNCTION student_locations_count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
-                DECLARE delta BIGINT;
-                BEGIN
-                    IF TG_OP = 'INSERT' THEN
-                        SELECT COUNT(*) INTO delta FROM added WHERE hidden_at IS NULL;
-                    ELSE
-                        SELECT -COUNT(*) INTO delta FROM removed WHERE hidden_at IS NULL;
-                    END IF;
-                    IF delta <> 0 THEN
-                        UPDATE row_counts SET row_count = row_count + delta WHERE table_name = 'student_locations';
-                    END IF;
-                    RETURN NULL;
-                END $$
-                """,
-                """
-                CREATE TRIGGER student_locations_count_insert AFTER INSERT ON student_locations
-                REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION student_locations_count_statement()
-                """,
-                """
-                CREATE TRIGGER student_locations_count_delete AFTER DELETE ON student_locations
-                REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION student_locations_count_statement()
-                """,
-                """
-                CREATE TRIGGER student_locations_count_hide AFTER UPDATE OF hidden_at ON student_locations
-                FOR EACH ROW EXECUTE FUNCTION student_locations_count()
-                """,
-            ]
-        },
+        Migration(version: 10, name: "visible pins counted per statement on PostgreSQL") { f in f.pinCountPerStatement },
         // A pin saved on PostgreSQL records its event in the same statement (`LocationWriteSQL`):
         // one round trip and no BEGIN/COMMIT instead of four. The event's JSON then needs the saved
         // row's createdAt as the wire shows it, so the database formats it exactly as
         // `WireTime.formatMillis` does, line for line (proleptic Gregorian, H. Hinnant's
         // civil-from-days, the same padding). Expand only: instances of the previous version
         // never call it.
-        Migration(version: 11, name: "wire time in SQL, for pins saved in one statement") { d in
-            guard d.isPostgres else { return [] }
-            return [
-                """
-                CREATE FUNCTION wire_pad(value BIGINT, width INTEGER) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                    SELECT CASE WHEN value >= 0 AND length(value::text) <= width THEN lpad(value::text, width, '0')
-                                WHEN length(value::text) >= width THEN value::text
-                                ELSE repeat('0', width - length(value::text)) || value::text END
-                $$
-                """,
-                """
-                CREATE FUNCTION wire_time(millis BIGINT) RETURNS TEXT LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
-                DECLARE
-                    fraction BIGINT := ((millis % 1000) + 1000) % 1000;
-                    seconds BIGINT := (millis - fraction) / 1000;
-                    second_of_day BIGINT := ((seconds % 86400) + 86400) % 86400;
-                    z BIGINT := (seconds - second_of_day) / 86400 + 719468;
-                    era BIGINT := (z - (((z % 146097) + 146097) % 146097)) / 146097;
-                    day_of_era BIGINT := z - era * 146097;
-                    year_of_era BIGINT := (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-                    day_of_year BIGINT := day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-                    mp BIGINT := (5 * day_of_year + 2) / 153;
-                    day_of_month BIGINT := day_of_year - (153 * mp + 2) / 5 + 1;
-                    month_of_year BIGINT := CASE WHEN mp < 10 THEN mp + 3 ELSE mp - 9 END;
-                    civil_year BIGINT := year_of_era + era * 400 + CASE WHEN month_of_year <= 2 THEN 1 ELSE 0 END;
-                BEGIN
-                    RETURN wire_pad(civil_year, 4) || '-' || wire_pad(month_of_year, 2) || '-' || wire_pad(day_of_month, 2)
-                        || 'T' || wire_pad(second_of_day / 3600, 2) || ':' || wire_pad(second_of_day / 60 % 60, 2)
-                        || ':' || wire_pad(second_of_day % 60, 2) || '.' || wire_pad(fraction, 3) || 'Z';
-                END $$
-                """,
-            ]
-        },
+        Migration(version: 11, name: "wire time in SQL, for pins saved in one statement") { f in f.wireTimeFunctions },
         // A pin's write deletes its earlier events (LocationEventLog.forgetting), found by this
         // index; the events kept from before are reduced to each pin's newest, so that nothing
         // hidden, deleted or made less exact is left to replay. Expand only: instances of the
@@ -303,12 +195,12 @@ enum Schema {
         // server's secret, never the credential or the address), so that a claim can count what
         // its claimant holds. The secret itself is never here: only a digest that tells instances
         // holding another one. Expand only: the previous version inserts keys without a claimant.
-        Migration(version: 13, name: "idempotency keys by claimant, the server secret's digest") { d in [
-            "ALTER TABLE idempotency_keys ADD COLUMN caller \(d.text)",
-            "ALTER TABLE idempotency_keys ADD COLUMN address \(d.text)",
+        Migration(version: 13, name: "idempotency keys by claimant, the server secret's digest") { f in [
+            "ALTER TABLE idempotency_keys ADD COLUMN caller \(f.text)",
+            "ALTER TABLE idempotency_keys ADD COLUMN address \(f.text)",
             "CREATE INDEX idempotency_keys_by_caller ON idempotency_keys (caller)",
             "CREATE INDEX idempotency_keys_by_address ON idempotency_keys (address)",
-            "CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), digest \(d.text) NOT NULL, recorded_at BIGINT NOT NULL)",
+            "CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), digest \(f.text) NOT NULL, recorded_at BIGINT NOT NULL)",
         ]},
         // A session also ends when unused for a while (`--session-idle-days`): the bound moves on
         // as the session is used. Sessions from before have none until their next use. And when
@@ -321,14 +213,13 @@ enum Schema {
 
     /// Applies every migration newer than the database, each as one atomic write, while no other
     /// process migrates the same database (two instances starting at once apply each exactly once).
-    static func migrate(writer: any StoreWriter, logger: Logger) async throws {
+    static func migrate(writer: any StoreWriter, flavour: any SQLFlavour, logger: Logger) async throws {
         try await writer.exclusively { writer in
             try await writer.run(SQLQueryString(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"))
             // Read on the writer, the connection that applies them, and free of the reads' time budget.
             let current = try await writer.run(SQLQueryString("SELECT MAX(version) AS version FROM schema_migrations")).first?
                 .decode(column: "version", as: Int?.self) ?? 0
-            let dialect = SchemaDialect(writer.database.dialect)
             for migration in migrations where migration.version > current {
                 let record = SQLQueryString("""
                     INSERT INTO schema_migrations (version, name, applied_at)
@@ -336,7 +227,7 @@ enum Schema {
                     """)
                 // The record goes first: should another process have applied this migration since
                 // `current` was read (SQLite has no lock across writes), its key clashes and nothing runs.
-                let statements: [any SQLExpression] = [record] + migration.statements(dialect).map { SQLQueryString($0) }
+                let statements: [any SQLExpression] = [record] + migration.statements(flavour).map { SQLQueryString($0) }
                 do {
                     try await writer.perform(WriteUnit(statements) { _ in ((), []) })
                 } catch {

@@ -19,7 +19,7 @@ extension SQLStore: LocationStore {
     static let visible = SQLRaw("hidden_at IS NULL")
 
     /// Whether location writes record their events in their own statement (`LocationWriteSQL`).
-    var writesEventsInStatements: Bool { SchemaDialect(writer.database.dialect).isPostgres }
+    var writesEventsInStatements: Bool { flavour.writesEventsInStatements }
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
         let condition = SQLBinaryExpression(query.filter.sqlExpression, .and, Self.visible)

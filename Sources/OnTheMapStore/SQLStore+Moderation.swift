@@ -235,8 +235,8 @@ extension SQLStore {
     }
 
     /// Runs `change` (an UPDATE of one account) with `also` and the audit entry, in one transaction
-    /// in which no other admin change runs (PostgreSQL takes a lock for it; SQLite's one writer
-    /// runs writes in turn): two admins demoting each other at once cannot leave none.
+    /// in which no other admin change runs (`SQLFlavour.takingTurns`): two admins demoting each
+    /// other at once cannot leave none.
     /// `stillBlocked` says, of the account as it is after a change that matched no row, whether the
     /// last-admin rule refused it (rather than there being nothing to do).
     /// Changes an account under the admins' lock, with `also` after it and its audit entry; `pin`
@@ -248,10 +248,7 @@ extension SQLStore {
         stillBlocked: @Sendable (Account) -> Bool = { _ in false }
     ) async throws -> AccountChange {
         guard key.isStorable else { return .notFound }
-        var statements: [any SQLExpression] = []
-        if SchemaDialect(writer.database.dialect).isPostgres {
-            statements.append(SQLQueryString("SELECT pg_advisory_xact_lock(hashtext('onthemap-admins:' || current_schema())) IS NULL AS locked"))
-        }
+        var statements: [any SQLExpression] = flavour.takingTurns(over: SQLRaw("'onthemap-admins:' || current_schema()"))
         if let pin, pin.before { statements.append(pin.statement) }
         let changeIndex = statements.count
         statements.append(change + " RETURNING \(unsafeRaw: Self.accountColumns)")

@@ -3,12 +3,8 @@ import SQLKit
 
 extension SQLStore: RateLimitStore {
     public func admitRateEvent(bucket: String, key: String, limit: Int, windowMillis: Int64, now: Int64) async throws -> RateAdmission {
-        var statements: [any SQLExpression] = []
-        if SchemaDialect(writer.database.dialect).isPostgres {
-            // Two instances counting the same key take turns, so neither counts past the limit.
-            // (SQLite's one writer already runs every write in turn.)
-            statements.append(SQLQueryString("SELECT pg_advisory_xact_lock(hashtext(\(bind: bucket + "\u{1}" + key))) IS NULL AS locked"))
-        }
+        // Two instances counting the same key take turns, so neither counts past the limit.
+        var statements: [any SQLExpression] = flavour.takingTurns(over: SQLBind(bucket + "\u{1}" + key))
         statements += [
             SQLQueryString("DELETE FROM rate_events WHERE bucket = \(bind: bucket) AND key = \(bind: key) AND at <= \(bind: now - windowMillis)"),
             SQLQueryString("""

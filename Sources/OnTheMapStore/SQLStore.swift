@@ -3,25 +3,29 @@ import OnTheMapModel
 import SQLKit
 
 /// The one store implementation: plain SQL through SQLKit, so the same code runs on SQLite and
-/// PostgreSQL. Reads and writes take separate roads: reads run on `reader` (a pool, never waiting
-/// for a write), every write goes through `writer`, which answers once it is durable and announces
-/// what changed on `changes`.
+/// PostgreSQL; where their SQL differs, the engine's `flavour` supplies the piece. Reads and
+/// writes take separate roads: reads run on `reader` (a pool, never waiting for a write), every
+/// write goes through `writer`, which answers once it is durable and announces what changed on
+/// `changes`.
 public struct SQLStore: Sendable {
     let reader: any SQLDatabase
     let writer: any StoreWriter
+    /// The engine's pieces of SQL where the engines differ.
+    let flavour: any SQLFlavour
     /// Every committed change to a location, in commit order.
     public let changes: LocationChangeFeed
 
     /// Wraps an engine's reader and writer; call `migrate` before first use.
-    public init(reader: any SQLDatabase, writer: any StoreWriter, changes: LocationChangeFeed) {
+    public init(reader: any SQLDatabase, writer: any StoreWriter, flavour: any SQLFlavour, changes: LocationChangeFeed) {
         self.reader = reader
         self.writer = writer
+        self.flavour = flavour
         self.changes = changes
     }
 
     /// Brings the schema up to date.
     public func migrate(logger: Logger) async throws {
-        try await Schema.migrate(writer: writer, logger: logger)
+        try await Schema.migrate(writer: writer, flavour: flavour, logger: logger)
     }
 
 }

@@ -26,8 +26,6 @@ public struct WriteUnit<Result: Sendable>: Sendable {
 /// Where every write goes. `perform` returns only once the transaction holding the write has
 /// committed durably, and announces its changes on the engine's `LocationChangeFeed` before that.
 public protocol StoreWriter: Sendable {
-    /// Only for serializing statements in the engine's dialect: writes run through `perform`.
-    var database: any SQLDatabase { get }
     func perform<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> Result
     /// Runs `body` with a writer that no other process migrating the same database can run beside:
     /// the schema's migrations go through it.

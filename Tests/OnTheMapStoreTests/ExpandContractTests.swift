@@ -24,6 +24,7 @@ import Testing
 
             // Started again (an old instance restarted, or one still running): it opens, reads and writes.
             let again = try await temporary.open()
+            try await again.store.waitUntilEventsAreFinal()
             let start = try await again.store.locationEventRange()?.upperBound ?? 0
             let other = try await again.store.newAccount("After")
             let moved = try await again.store.pin(student, at: "Moved after the upgrade")

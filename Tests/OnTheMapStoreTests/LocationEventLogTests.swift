@@ -57,7 +57,7 @@ import Testing
             // Migration 12 once more, as on a database of the previous version.
             try await before.store.writer.run(SQLQueryString("DROP INDEX location_events_by_object"))
             let migration = try #require(Schema.migrations.first { $0.version == 12 })
-            for statement in migration.statements(SchemaDialect(before.store.writer.database.dialect)) {
+            for statement in migration.statements(before.store.flavour) {
                 try await before.store.writer.run(SQLQueryString(statement))
             }
             try await before.close()

@@ -24,6 +24,8 @@ import Testing
                 try await store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)])).results.map(\.mapString)
             }
             #expect(try await visible() == ["Trolling"])
+            // From after the hiding's event, once final (see `waitUntilEventsAreFinal`).
+            try await store.waitUntilEventsAreFinal()
             let start = try await store.locationEventRange()?.upperBound ?? 0
 
             for account in [troll, hiddenBefore] {
@@ -47,6 +49,41 @@ import Testing
             #expect(events.map(\.kind) == [.created])
             #expect(events.allSatisfy { $0.objectId == pin.objectId } && events[0].id > disabling[0].id)
             try await database.close()
+        }
+    }
+
+    /// Two admins, each on their own instance, demoting each other at the same moment: the second
+    /// change waits for the first to commit (`SQLFlavour.takingTurns`; SQLite's one writer runs
+    /// writes in turn anyway), so it sees the first and is refused. Without that, each would see
+    /// the other still an admin, and the course would be left with none.
+    @Test func twoAdminsDemotingEachOtherAtOnceLeaveOne() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let instances = [try await temporary.open(), try await temporary.open()]
+            var admins: [Account] = []
+            for name in ["first", "second"] {
+                admins.append(try await instances[0].store.createAccount(
+                    email: "\(name)@example.com", firstName: name, lastName: "Admin", passwordHash: "h", isAdmin: true))
+            }
+            for round in 0..<12 {
+                let changes = try await withThrowingTaskGroup(of: AccountChange.self) { group in
+                    for (actor, target) in [(0, 1), (1, 0)] {
+                        let store = instances[actor].store
+                        let audit = AuditEntry(at: Int64(round), actorKey: admins[actor].key, actorEmail: admins[actor].email,
+                                               action: .revokeAdmin, target: admins[target].key, detail: "")
+                        let key = admins[target].key
+                        group.addTask { try await store.setAdmin(key: key, isAdmin: false, audit: audit) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(changes.filter { $0 == .lastAdmin }.count == 1, "round \(round): \(changes)")
+                let remaining = try await instances[0].store.allAccounts().filter(\.isAdmin)
+                try #require(remaining.count == 1, "round \(round)")
+                // The one left makes the other an admin again for the next round.
+                let demoted = try #require(admins.first { $0.key != remaining[0].key })
+                _ = try await instances[0].store.setAdmin(key: demoted.key, isAdmin: true, audit: AuditEntry(
+                    at: Int64(round), actorKey: remaining[0].key, actorEmail: remaining[0].email, action: .grantAdmin, target: demoted.key, detail: ""))
+            }
+            for instance in instances { try await instance.close() }
         }
     }
 
