@@ -7,7 +7,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test postgres-check screenshots clean
+.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -23,16 +23,17 @@ build: ## builds the release binary, .build/release/onthemap
 build-debug: ## builds the debug binary and the Swift test targets
 	swift build --build-tests
 
-test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
+test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 
 # The loop to run while changing code, a few minutes warm: what a change most often breaks, cheapest
 # first. The web client's message catalogues, OnTheMapKit's generated code against openapi.json (and
 # its platform floor), then every Swift suite on SQLite, ErrorCatalogueTests among them (every error
 # answer from the APIError catalogue). PostgreSQL, the real binary, the browser and the cluster are
 # left to `make test`.
-check: ## the fast loop while developing: catalogue and generated-code checks, the debug build, every Swift suite on SQLite
+check: ## the fast loop while developing: catalogue and generated-code checks, the web client's node tests, the debug build, every Swift suite on SQLite
 	node scripts/test/browser/check_i18n.mjs
 	node scripts/test/browser/check_catalogues.mjs
+	node --test scripts/test/web/
 	$(MAKE) --no-print-directory client-code-check
 	$(MAKE) --no-print-directory build-debug
 	swift test --disable-xctest --skip-build
@@ -112,6 +113,11 @@ fault-test: ## the database failing under load, on each engine (needs root: it m
 # acknowledged before the backup began is there. Also what backup and restore refuse.
 backup-test: ## backups of each engine under write load, restored: every acknowledged write is there
 	scripts/test/backup-test.sh .build/debug/onthemap 10
+
+# The web client's modules that need no browser (the state, the routes, the live merge), under
+# node's own test runner: no npm packages, a second or so.
+web-test: ## the web client's pure modules (state, routes, live merge) under node --test
+	node --test scripts/test/web/
 
 # The web client in headless Chromium (Debian's python3 sees python3-selenium; a python3 earlier on
 # PATH may not). Screenshots land in .build/screenshots.

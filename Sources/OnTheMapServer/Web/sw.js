@@ -1,11 +1,12 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v18';
+const SHELL_CACHE = 'onthemap-shell-v19';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png', '/config.json', '/basemap/index.json', '/basemap/world.json',
-  '/js/main.js', '/js/map-code.js', '/js/install-app.js', '/js/api.js', '/js/api-errors.js', '/js/admin-api.js', '/js/admin-screen.js', '/js/auth-screens.js', '/js/basemap.js', '/js/basemap-drawing.js', '/js/basemap-sources.js', '/js/basemap-tiles.js', '/js/basemap-worker.js', '/js/cluster-layer.js', '/js/dom.js', '/js/frames.js',
+  '/js/main.js', '/js/app-state.js', '/js/loader.js', '/js/router.js', '/js/routes.js', '/js/status-line.js', '/js/top-bar.js', '/js/post-views.js',
+  '/js/map-code.js', '/js/install-app.js', '/js/api.js', '/js/api-errors.js', '/js/admin-api.js', '/js/admin-screen.js', '/js/auth-screens.js', '/js/basemap.js', '/js/basemap-drawing.js', '/js/basemap-sources.js', '/js/basemap-tiles.js', '/js/basemap-worker.js', '/js/cluster-layer.js', '/js/dom.js', '/js/frames.js',
   '/js/i18n.js', '/js/language-switch.js', '/js/links.js',
   '/js/live-merge.js', '/js/live-updates.js', '/js/live-view.js', '/js/log-out.js', '/js/map-labels.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js', '/js/post-list.js', '/js/report-pin.js',
   '/js/share-link.js', '/js/sign-in-providers.js',

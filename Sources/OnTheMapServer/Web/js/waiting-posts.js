@@ -2,9 +2,11 @@
 // be: first in the list and as their pin, marked "Waiting to send", with a Cancel button. Their
 // current pin, which the waiting post will replace, steps aside meanwhile.
 import { errorMessage } from './api.js';
+import { appState } from './app-state.js';
 import { el } from './dom.js';
 import { msg, t } from './i18n.js';
-import { cancel, isSending, onOutboxChange, sendWaiting, waiting } from './outbox.js';
+import { cancel, isSending, onOutboxChange, sendWaiting, waiting as waitingOf } from './outbox.js';
+import { setStatus } from './status-line.js';
 
 // While a post waits, sending is tried again this often (and at once when the browser says it is
 // back online, or the page is looked at again).
@@ -53,53 +55,57 @@ export function waitingNote(location) {
       t('outbox.cancel')));
 }
 
+/** The logged-in account's key, or null. */
+const loggedInAccount = () => appState.state.me && appState.state.me.account.key;
+
 /**
- * Keeps `state.waiting` (the logged-in student's waiting posts) current, shows it through
+ * Keeps the state's `waiting` (the logged-in student's waiting posts) current, shows it through
  * `render()`, and sends the posts when it can: at once, when the browser is back online, when the
  * page is looked at again, and every half minute while any waits. `reload()` after one was sent;
- * `setStatus(message, {error})` says what became of it.
+ * the status line says what became of it.
  */
 export class WaitingPosts {
-  constructor(state, { render, reload, setStatus }) {
-    this.state = state;
-    this.hooks = { render, reload, setStatus };
+  constructor({ render, reload }) {
+    this.hooks = { render, reload };
     onOutboxChange(() => this.refresh().then(() => this.hooks.render()));
     window.addEventListener('online', () => this.send());
     document.addEventListener('visibilitychange', () => { if (!document.hidden) this.send(); });
-    setInterval(() => { if (this.state.waiting.length > 0) this.send(); }, RETRY_MS);
+    setInterval(() => { if (appState.state.waiting.length > 0) this.send(); }, RETRY_MS);
     // Cancel, in a waiting post's row or popup.
     document.addEventListener('click', (event) => {
       const button = event.target.closest('[data-cancel-waiting]');
       if (!button) return;
       event.preventDefault();
       cancel(button.dataset.cancelWaiting).then((cancelled) => {
-        if (cancelled) this.hooks.setStatus(msg('outbox.cancelled'));
+        if (cancelled) setStatus(msg('outbox.cancelled'));
       });
     });
   }
 
   /** Reads the waiting posts of whoever is logged in (none when no one is, or storage is refused). */
   async refresh() {
-    const account = this.state.me && this.state.me.account.key;
+    const account = loggedInAccount();
+    let posts;
     try {
-      this.state.waiting = account ? await waiting(account) : [];
+      posts = account ? await waitingOf(account) : [];
     } catch {
-      this.state.waiting = [];
+      posts = [];
     }
-    return this.state.waiting;
+    appState.set({ waiting: posts });
+    return posts;
   }
 
   /** Sends what waits, if anything does and someone is logged in. */
   async send() {
-    const account = this.state.me && this.state.me.account.key;
-    if (!account || this.state.waiting.length === 0) return;
+    const account = loggedInAccount();
+    if (!account || appState.state.waiting.length === 0) return;
     await sendWaiting(account, {
       onSent: () => {
-        this.hooks.setStatus(msg('outbox.sent'));
+        setStatus(msg('outbox.sent'));
         this.hooks.reload();
       },
       onRefused: (entry, failure) => {
-        this.hooks.setStatus(msg('outbox.refused', { place: entry.fields.mapString, reason: errorMessage(failure) }), { error: true });
+        setStatus(msg('outbox.refused', { place: entry.fields.mapString, reason: errorMessage(failure) }), { error: true });
       },
       // Someone else logged in on this browser (in another tab): the page becomes theirs, and the
       // posts wait, on this device, for the student who wrote them.

@@ -1,0 +1,26 @@
+// The app screen's top bar: Refresh, Post, Log out and the Show choice, and what the caller's
+// account changes there (the Admin link, a notice when their pin is hidden).
+import { appState } from './app-state.js';
+import { load, loggedOut } from './loader.js';
+import { setUpLogOut } from './log-out.js';
+import { setStatus } from './status-line.js';
+
+const byId = (id) => document.getElementById(id);
+
+/** Wires the bar's controls, and draws the caller's part of it now and whenever `me` changes. */
+export function setUpTopBar() {
+  byId('refresh-button').addEventListener('click', () => load({ keepView: true }));
+  byId('post-button').addEventListener('click', () => { location.hash = '#/post'; });
+  setUpLogOut({ account: () => appState.state.me && appState.state.me.account.key, loggedOut, setStatus });
+  byId('pin-count').addEventListener('change', (event) => {
+    appState.set({ pinCount: event.target.value });
+    load();
+  });
+  appState.subscribe(['me'], showCallerState);
+  showCallerState(appState.state);
+}
+
+function showCallerState({ me }) {
+  byId('admin-link').hidden = !(me && me.account.isAdmin);
+  byId('hidden-notice').hidden = !(me && me.locationHidden);
+}
