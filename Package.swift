@@ -143,7 +143,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // The web client: static HTML, CSS and ES modules, no build step.
-            resources: [.copy("Web"), .copy("Passwords")]
+            resources: [.copy("Public"), .copy("Passwords")]
         ),
         .executableTarget(
             name: "onthemap",

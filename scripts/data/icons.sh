@@ -4,7 +4,7 @@
 # committed; run this after changing icon.svg or icons/maskable.svg.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-web="$root/Sources/OnTheMapServer/Web"
+web="$root/Sources/OnTheMapServer/Public"
 if ! command -v rsvg-convert >/dev/null; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends librsvg2-bin

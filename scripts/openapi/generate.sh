@@ -7,7 +7,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-document="$root/Sources/OnTheMapServer/Web/openapi.json"
+document="$root/Sources/OnTheMapServer/Public/openapi.json"
 committed="$root/Sources/OnTheMapKit/Generated"
 
 # A debug build: it compiles in half the time of a release one and still generates in under a second.

@@ -41,7 +41,7 @@ struct WebController: Sendable {
     }
 
     /// The client's files as built into the server's resource bundle.
-    static var bundledWebRoot: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
+    static var bundledWebRoot: URL { Bundle.module.resourceURL!.appendingPathComponent("Public") }
 
     /// The paths its routes name: a file at the root by its own name, and each folder's files through
     /// one route ending in a `:file` parameter. A route per file put ~2,700 routes (with their 405s)

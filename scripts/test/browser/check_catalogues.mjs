@@ -1,4 +1,4 @@
-// Checks the web client's message catalogues (Sources/OnTheMapServer/Web/js/locales/*.js) against
+// Checks the web client's message catalogues (Sources/OnTheMapServer/Public/js/locales/*.js) against
 // English, and the page and scripts against English:
 //
 //   node scripts/test/browser/check_catalogues.mjs

@@ -1,9 +1,9 @@
-// Lets node import the web client's modules (Sources/OnTheMapServer/Web/js): they are ES modules in
+// Lets node import the web client's modules (Sources/OnTheMapServer/Public/js): they are ES modules in
 // files named .js with no package.json saying so, which a node without module detection would read
 // as CommonJS. Import this first, then the client's modules with `clientModule('i18n.js')`.
 import * as nodeModule from 'node:module';
 
-export const web = new URL('../../../Sources/OnTheMapServer/Web/', import.meta.url);
+export const web = new URL('../../../Sources/OnTheMapServer/Public/', import.meta.url);
 export const js = new URL('js/', web);
 
 if (typeof nodeModule.register === 'function') {
