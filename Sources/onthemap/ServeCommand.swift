@@ -181,7 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func logLevelSetting() throws -> Logger.Level {
         try ServerSetting.logLevel
-            .value(logLevel, default: Logger.Level(rawValue: ServerSetting.defaultLogLevel)!, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
+            .value(logLevel, default: ServerSetting.defaultLogLevel, expected: "a log level such as info") { Logger.Level(rawValue: $0.lowercased()) }
     }
 
     /// Flags first, then `ONTHEMAP_…` variables, then defaults.

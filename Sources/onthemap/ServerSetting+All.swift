@@ -1,3 +1,4 @@
+import Logging
 import OnTheMapPostgres
 import OnTheMapServer
 import OnTheMapSQLite
@@ -92,8 +93,8 @@ extension ServerSetting {
         "the credit line the tile provider requires, shown on the map")
     static let leafletDirectory = ServerSetting("leaflet-dir", valueName: "path", default: code(WebClientSettings.debianLeafletDirectory),
         "where `leaflet.js` and `leaflet.markercluster.js` are (Debian puts both there)")
-    static let defaultLogLevel = "info"
-    static let logLevel = ServerSetting("log-level", valueName: "level", default: code(defaultLogLevel), "`trace` … `critical`")
+    static let defaultLogLevel = Logger.Level.info
+    static let logLevel = ServerSetting("log-level", valueName: "level", default: code(defaultLogLevel.rawValue), "`trace` … `critical`")
     static let defaultLogFormat = "text"
     static let logFormat = ServerSetting("log-format", valueName: "format", default: code(defaultLogFormat),
         "`json`: one JSON object per line on standard error (see [Logs](#logs))")
@@ -109,7 +110,7 @@ extension ServerSetting {
         missing): keys what the database keeps about requests, and stays out of it. Every instance of one database needs the \
         same file; the database refuses another
         """)
-    static let adoptSecret = ServerSetting("adopt-secret", variable: nil, default: "off", """
+    static let adoptSecret = ServerSetting("adopt-secret", flagOnly: true, default: "off", """
         make this secret the database's own when it was served with another (the old one lost, or a restored copy on a new \
         machine); the kept idempotency answers are dropped
         """)

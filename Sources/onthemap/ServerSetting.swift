@@ -18,9 +18,13 @@ struct ServerSetting: Sendable {
     /// What it does, in Markdown (the help shows it without the backticks).
     let meaning: String
 
-    init(_ flag: String, variable: String? = "", valueName: String = "", default defaultText: String, _ meaning: String) {
+    /// A setting read from `--flag`, else from `variable` (`ONTHEMAP_` and the flag in capitals
+    /// unless named), or, for a switch (`flagOnly`), from its flag alone.
+    init(
+        _ flag: String, variable: String? = nil, flagOnly: Bool = false, valueName: String = "", default defaultText: String, _ meaning: String
+    ) {
         self.flag = "--" + flag
-        self.variable = variable == "" ? "ONTHEMAP_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") : variable
+        self.variable = flagOnly ? nil : variable ?? "ONTHEMAP_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
         self.valueName = valueName
         self.defaultText = defaultText
         self.meaning = meaning

@@ -10,8 +10,6 @@ struct StudentLocationController: Sendable {
     let service: LocationService
     let publicURL: PublicURL?
 
-    var basePath: String { operations.basePath }
-
     func addRoutes(to routes: FamilyGroup) {
         routes.add(operations.list, list)
         routes.add(operations.create, create)
@@ -80,7 +78,7 @@ struct StudentLocationController: Sendable {
     /// Absolute from `--public-url`; without it, a path (RFC 9110 allows a relative `Location`),
     /// never built from the request's `Host`, which a client chooses.
     private func locationURL(of objectId: String) -> String {
-        (publicURL?.origin ?? "") + basePath + "/" + objectId
+        (publicURL?.origin ?? "") + operations.basePath + "/" + objectId
     }
 }
 

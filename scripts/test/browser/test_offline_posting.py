@@ -45,12 +45,22 @@ class AnswerDroppingProxy(InterceptingProxy):
 
 class OutboxSteps:
     """Steps of the tests about posts waiting on the device, for a BrowserTest on a server of its own.
-    The network is emulated through the DevTools protocol, and is back on after every test."""
+    The network is emulated through the DevTools protocol, and is back on after every test. A class
+    that names a `proxy_class` gets one in front of its server, as `cls.proxy`, for all its tests."""
+    proxy_class = None
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.driver.execute_cdp_cmd("Network.enable", {})
+        if cls.proxy_class:
+            cls.proxy = cls.proxy_class(cls.server.port)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.proxy_class:
+            cls.proxy.close()
+        super().tearDownClass()
 
     def tearDown(self):
         self.network(True)
@@ -167,16 +177,7 @@ class OfflinePosting(OutboxSteps, BrowserTest):
 class LostAnswer(OutboxSteps, BrowserTest):
     """The server writes the post, the answer never arrives: sent again with its key, written once."""
     own_server = True
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.proxy = AnswerDroppingProxy(cls.server.port)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.proxy.close()
-        super().tearDownClass()
+    proxy_class = AnswerDroppingProxy
 
     def test_the_post_is_written_once(self):
         self.server.sign_up("Lars", "Lost", "lars.lost@example.com")

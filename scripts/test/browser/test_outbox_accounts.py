@@ -79,16 +79,7 @@ class WaitingPostAcrossAccounts(OutboxSteps, BrowserTest):
 class PostsTurnedAway(OutboxSteps, BrowserTest):
     """The page behind the proxy, which turns posts away (`self.proxy.refusing`) at the start of each test."""
     own_server = True
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.proxy = PostRefusingProxy(cls.server.port)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.proxy.close()
-        super().tearDownClass()
+    proxy_class = PostRefusingProxy
 
     def setUp(self):
         self.proxy.refusing = True
