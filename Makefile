@@ -7,7 +7,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test postgres-check screenshots clean
+.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug web-bundle deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -17,11 +17,16 @@ help: ## lists every target with what it does (this list)
 	@awk '/^[a-z][a-z0-9-]*:/ && !/^[^:]*:=/ { text = ""; if (match($$0, / ## /)) text = substr($$0, RSTART + 4); \
 		sub(/:.*/, ""); printf "  %-15s %s\n", $$0, text }' $(firstword $(MAKEFILE_LIST))
 
-build: ## builds the release binary, .build/release/onthemap
+build: web-bundle ## builds the release binary, .build/release/onthemap
 	swift build -c release --product onthemap
 
-build-debug: ## builds the debug binary and the Swift test targets
+build-debug: web-bundle ## builds the debug binary and the Swift test targets
 	swift build --build-tests
+
+# The server serves the bundle while it is current and the modules otherwise (WebClient/WebBundle.swift):
+# a plain `swift build` after an edit of a module serves the edit.
+web-bundle: ## bundles and minifies the web client's modules into Public/bundle (Debian's esbuild); nothing to do when current
+	scripts/web/bundle.sh
 
 test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 

@@ -202,28 +202,40 @@ import Testing
 
 /// The service worker's list of files to keep for offline use matches what the server serves.
 @Suite struct OfflineShellTests {
-    /// The quoted paths in `SHELL_FILES` of sw.js.
-    private func shellFiles(of script: String) throws -> [String] {
-        let start = try #require(script.range(of: "const SHELL_FILES = ["))
+    /// The paths listed in sw.js's `const <list> = [...]`, comments left out.
+    private func paths(in script: String, list: String) throws -> [String] {
+        let start = try #require(script.range(of: "const \(list) = ["))
         let end = try #require(script[start.upperBound...].range(of: "];"))
-        return script[start.upperBound..<end.lowerBound].split(separator: "'").enumerated()
-            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        return script[start.upperBound..<end.lowerBound].split(separator: "\n")
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            .flatMap { $0.matches(of: #/'([^']+)'/#).map { String($0.output.1) } }
     }
 
-    @Test func everyKeptFileIsServedAndEveryModuleIsKept() async throws {
+    @Test func everyKeptFileIsServedWithThePagesScripts() async throws {
         try await TestServer.run { server in
             let script = String(buffer: try await server.send(.get, "/sw.js").body)
-            let kept = try shellFiles(of: script)
-            #expect(kept.count > 10)
-            for path in kept {
+            let shell = try paths(in: script, list: "SHELL_FILES"), scripts = try paths(in: script, list: "SCRIPT_FILES")
+            #expect(shell.count > 10 && scripts.count >= 3)
+            for path in shell + scripts {
                 let response = try await server.send(.get, path)
                 #expect(response.status == .ok, "sw.js keeps \(path), which the server does not serve")
             }
-            let modules = try FileManager.default.contentsOfDirectory(
-                atPath: WebController.bundledWebRoot.appendingPathComponent("js").path)
-            for module in modules where module.hasSuffix(".js") {
-                #expect(kept.contains("/js/\(module)"), "sw.js does not keep /js/\(module): the app would not open offline")
-            }
+            // What the page runs (the bundle's files or the modules) is kept.
+            let page = String(buffer: try await server.send(.get, "/").body)
+            let named = page.matches(of: #/<(?:script src|link rel="modulepreload" href)="(/(?:js|bundle)/[^"]+)"/#).map { String($0.output.1) }
+            #expect(!named.isEmpty)
+            for path in named { #expect((shell + scripts).contains(path), "sw.js does not keep \(path)") }
+        }
+    }
+
+    /// Served unbundled (no current bundle), every module must open offline: sw.js as written lists them.
+    @Test func theWorkerAsWrittenKeepsEveryModule() throws {
+        let root = WebController.bundledWebRoot
+        let script = try String(contentsOf: root.appendingPathComponent("sw.js"), encoding: .utf8)
+        let kept = try paths(in: script, list: "SHELL_FILES") + paths(in: script, list: "SCRIPT_FILES")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("js").path)
+        for module in modules where module.hasSuffix(".js") {
+            #expect(kept.contains("/js/\(module)"), "sw.js does not keep /js/\(module): the app would not open offline")
         }
     }
 

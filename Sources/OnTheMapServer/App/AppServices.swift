@@ -68,6 +68,7 @@ struct AppServices: Sendable {
             providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
         webClient = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
+        if let note = webClient.bundleNote { logger.warning("\(note)") }
         listenForChanges()
     }
 

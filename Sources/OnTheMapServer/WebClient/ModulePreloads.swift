@@ -1,21 +1,12 @@
 import Foundation
 
-/// The page names every module its entry script imports, however deep, as
-/// `<link rel="modulepreload">`: a browser then asks for them all with the page, instead of
-/// finding each import only once its parent has arrived (on a phone network, a round trip per
-/// level of the import tree). The list is worked out from the files when the server starts, so it
-/// cannot go stale; modules imported on demand (`import('./pin-map.js')`) stay out of it, as their
-/// code is not wanted yet.
+/// When the modules are served unbundled (no current bundle, `WebBundle`), the page names every
+/// module its entry script imports, however deep, as `<link rel="modulepreload">`: a browser then
+/// asks for them all with the page, instead of finding each import only once its parent has
+/// arrived (on a phone network, a round trip per level of the import tree). The list is worked out
+/// from the files when the server starts, so it cannot go stale; modules imported on demand
+/// (`import('./map-screens.js')`) stay out of it, as their code is not wanted yet.
 enum ModulePreloads {
-    /// `index` with the preload links of `entry`'s static imports put just after `entry`'s own
-    /// script tag; unchanged when the page has no such tag.
-    static func page(_ index: String, entry: String, files: [String: String]) -> String {
-        let tag = "<script src=\"\(entry)\" type=\"module\"></script>"
-        guard let range = index.range(of: tag) else { return index }
-        let links = imports(of: entry, files: files).map { "\n  <link rel=\"modulepreload\" href=\"\($0)\">" }.joined()
-        return index.replacingCharacters(in: range, with: tag + links)
-    }
-
     /// Every module `entry` imports statically, directly or through another, in the order first met.
     static func imports(of entry: String, files: [String: String]) -> [String] {
         var found: [String] = []

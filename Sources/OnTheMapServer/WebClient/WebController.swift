@@ -3,11 +3,16 @@ import HTTPTypes
 import Hummingbird
 import OnTheMapModel
 
-/// Serves the web client: its own files at `/`, Leaflet under `/vendor/leaflet/`, and
-/// `/config.json` telling the client which map background the operator chose and which providers
-/// students may sign in with.
+/// Serves the web client: its page at `/`, made for each request (`FirstPage`), its own files,
+/// Leaflet under `/vendor/leaflet/`, and `/config.json` telling the client which map background the
+/// operator chose and which providers students may sign in with.
 struct WebController: Sendable {
+    /// The files served as they are, by URL path.
     let assets: [String: StaticAsset]
+    /// The page (`/`, `/index.html`), made for each request from what it says.
+    let firstPage: FirstPage
+    /// Why a bundle that is there is not served (it is older than the modules), for the log.
+    let bundleNote: String?
 
     /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
     init(settings: WebClientSettings, signInProviders: [SignInProvider] = [], webRoot: URL = WebController.bundledWebRoot) throws {
@@ -21,23 +26,43 @@ struct WebController: Sendable {
         }
         var assets = try StaticAssetLoader.load(directory: webRoot, prefix: "/")
         assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
-        assets["/config.json"] = try StaticAsset(bytes: Self.clientConfiguration(settings, signInProviders: signInProviders), contentType: StaticAsset.contentTypes["json"]!)
-        guard let page = assets["/index.html"] else {
-            throw StaticAssetLoader.LoadError(description: "the web client has no index.html in \(webRoot.path)")
+        let configuration = try Self.clientConfiguration(settings, signInProviders: signInProviders)
+        assets["/config.json"] = try StaticAsset(bytes: configuration, contentType: StaticAsset.contentTypes["json"]!)
+        guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"] else {
+            throw StaticAssetLoader.LoadError(description: "the web client has no index.html or sw.js in \(webRoot.path)")
         }
-        let scripts = assets.filter { $0.key.hasPrefix("/js/") && $0.key.hasSuffix(".js") }.mapValues { String(buffer: $0.body) }
-        let index = try StaticAsset(
-            bytes: Array(ModulePreloads.page(String(buffer: page.body), entry: "/js/main.js", files: scripts).utf8),
-            contentType: page.contentType)
-        assets["/index.html"] = index
-        assets["/"] = index
+        assets["/\(WebBundle.folder)/\(WebBundle.metafile)"] = nil
+        let scripts: FirstPage.Scripts
+        (scripts, bundleNote) = try Self.pageScripts(webRoot: webRoot, assets: &assets, worker: worker)
+        let languages = assets.keys.filter { $0.hasPrefix("/js/locales/") && $0.hasSuffix(".js") }
+            .map { String($0.dropFirst("/js/locales/".count).dropLast(".js".count)) }.sorted()
+        firstPage = try FirstPage(
+            template: String(buffer: page.body), scripts: scripts, clientConfiguration: configuration,
+            languages: languages, contentType: page.contentType)
         self.assets = assets
+    }
+
+    /// What the page runs: the bundle when it was made from these modules (the service worker then
+    /// keeps its files), else the modules themselves; and why a bundle that is there is not used.
+    private static func pageScripts(
+        webRoot: URL, assets: inout [String: StaticAsset], worker: StaticAsset
+    ) throws -> (FirstPage.Scripts, note: String?) {
+        switch WebBundle.read(webRoot: webRoot, assets: assets) {
+        case .current(let bundle):
+            let script = try OfflineShell.serviceWorker(String(buffer: worker.body), scripts: bundle.files)
+            assets["/sw.js"] = try StaticAsset(bytes: Array(script.utf8), contentType: worker.contentType)
+            return (.init(entry: bundle.entry, preloads: bundle.preloads), nil)
+        case .setAside(let reason):
+            let modules = assets.filter { $0.key.hasPrefix("/js/") && $0.key.hasSuffix(".js") }.mapValues { String(buffer: $0.body) }
+            let scripts = FirstPage.Scripts(entry: "/js/main.js", preloads: ModulePreloads.imports(of: "/js/main.js", files: modules))
+            return (scripts, reason.map { "the web client's bundle is not served, its modules are: \($0)" })
+        }
     }
 
     /// Makes every gzip form now, one after another, so that the first visitors after a start do
     /// not wait for them (run in the background once the server is up).
     func precompress() async {
-        for asset in assets.values { _ = await asset.gzipped() }
+        for asset in firstPage.allPages + assets.values { _ = await asset.gzipped() }
     }
 
     /// The client's files as built into the server's resource bundle.
@@ -61,6 +86,11 @@ struct WebController: Sendable {
     private static let fileParameter = "file"
 
     func addRoutes(to routes: FamilyGroup) {
+        for pattern in ["/", "/index.html"] {
+            routes.file(pattern, exists: { _, _ in true }) { request, _ in
+                await Self.response(for: firstPage.page(for: request), request: request, vary: FirstPage.vary)
+            }
+        }
         for pattern in routePatterns {
             // A folder's route looks its file up under the folder's path; a root file's is the pattern.
             let folder = pattern.hasSuffix("/:" + Self.fileParameter) ? String(pattern.dropLast(Self.fileParameter.count + 1)) : nil
@@ -77,13 +107,13 @@ struct WebController: Sendable {
 
     /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.
     /// `no-cache` makes browsers revalidate, so a new release is picked up at the next load.
-    static func response(for asset: StaticAsset, request: Request) async -> Response {
+    static func response(for asset: StaticAsset, request: Request, vary: String? = nil) async -> Response {
         let representation = Representation(
             etag: asset.etag, plain: asset.body,
             gzip: ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) ? await asset.gzipped() : nil,
             ifNoneMatch: request.headers[.ifNoneMatch])
         var headers: HTTPFields = [.contentType: asset.contentType, .eTag: representation.tag, .cacheControl: "no-cache"]
-        if asset.gzip != nil { headers[.vary] = "Accept-Encoding" }
+        if let vary { headers[.vary] = vary } else if asset.gzip != nil { headers[.vary] = "Accept-Encoding" }
         if representation.isCurrentAtClient { return Response(status: .notModified, headers: headers) }
         if representation.isGzip { headers[.contentEncoding] = "gzip" }
         headers[.contentLength] = String(representation.body.readableBytes)

@@ -17,7 +17,7 @@ import time
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bench_web_client import seed
-from harness import CHROMIUM_SLOW_4G, SLOW_4G, Server, as_first_visit, chromium
+from harness import CHROMIUM_SLOW_4G, SLOW_4G, Server, as_first_visit, chromium, login_ready
 
 STUDENTS = 150
 PASSWORD = "correct horse battery"
@@ -77,7 +77,7 @@ def list_reload(base, email, network):
     driver = throttled_browser()
     try:
         driver.get(base + "/")
-        WebDriverWait(driver, 30).until(lambda d: d.find_element("id", "login-email").is_displayed())
+        WebDriverWait(driver, 30).until(login_ready)
         driver.find_element("id", "login-email").send_keys(email)
         driver.find_element("id", "login-password").send_keys(PASSWORD)
         driver.find_element("id", "login-button").click()

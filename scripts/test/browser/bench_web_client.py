@@ -19,7 +19,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from harness import ROOT, Server, chromium
+from harness import ROOT, Server, chromium, login_ready
 
 POSTS = 10_000
 # The zoom among 5,000 pins again with the CPU slowed this many times (Chromium's own throttling):
@@ -108,7 +108,7 @@ class SeededApp:
         self.server.post_location(token, "Lyon, France", "https://example.com/me", 45.75, 4.85)
         driver = self.driver
         driver.get(self.server.base + "/")
-        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "login-email").is_displayed())
+        WebDriverWait(driver, 30).until(login_ready)
         driver.find_element(By.ID, "login-email").send_keys("bench@example.com")
         driver.find_element(By.ID, "login-password").send_keys("correct horse battery")
         driver.find_element(By.ID, "login-button").click()

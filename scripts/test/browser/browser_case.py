@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from harness import ROOT, Server, chromium
+from harness import ROOT, Server, chromium, login_ready
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", os.path.join(ROOT, ".build", "screenshots"))
 BINARY = os.environ.get("ONTHEMAP_BINARY", os.path.join(ROOT, ".build/debug/onthemap"))
@@ -126,14 +126,18 @@ class BrowserTest(unittest.TestCase):
     def open_app(self):
         self.driver.get(self.server.base + "/")
 
+    def login_ready(self):
+        """Waits for the login form, taken over by the page's script."""
+        self.wait.until(login_ready)
+
     def shown_screen(self):
         """The screen the app settles on, "login-screen" or "app-screen". Both start hidden: right after
         a load the app is still asking whether the session lives, and neither answer is known yet."""
-        return self.wait.until(lambda d: next((screen for screen in ("app-screen", "login-screen")
-                                               if d.find_element(By.ID, screen).is_displayed()), None))
+        return self.wait.until(lambda d: "login-screen" if login_ready(d)
+                               else "app-screen" if d.find_element(By.ID, "app-screen").is_displayed() else None)
 
     def log_in(self, email, password=PASSWORD):
-        self.visible("login-email")
+        self.login_ready()
         self.type_into("login-email", email)
         self.type_into("login-password", password)
         self.by_id("login-button").click()

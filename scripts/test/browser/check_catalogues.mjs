@@ -59,12 +59,13 @@ function checkEnglish() {
   }
 }
 
-/** The paths in sw.js's SHELL_FILES. */
+/** The paths in sw.js's SHELL_FILES (its comment lines left out). */
 async function shellFiles() {
   const script = await readFile(new URL('sw.js', web), 'utf8');
   const start = script.indexOf('const SHELL_FILES = [');
   const end = script.indexOf('];', start);
-  return [...script.slice(start, end).matchAll(/'([^']*)'/g)].map(([, path]) => path);
+  const listed = script.slice(start, end).split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
+  return [...listed.matchAll(/'([^']*)'/g)].map(([, path]) => path);
 }
 
 /** One translation against English. */

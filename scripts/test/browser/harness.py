@@ -39,6 +39,18 @@ SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8
 CHROMIUM_SLOW_4G = {"offline": False, "latency": 562.5, "downloadThroughput": 1_440_000 / 8, "uploadThroughput": 675_000 / 8}
 
 
+# The page shows the login form itself when no session came with the request, before its script
+# has arrived (WebClient/FirstPage.swift); the form is ready once the script has shown the login
+# screen (its mark) and turned the button on.
+LOGIN_READY = """
+const button = document.getElementById('login-button');
+return button.offsetParent !== null && !button.disabled && performance.getEntriesByName('shown-login-screen').length > 0;"""
+
+
+def login_ready(driver):
+    return driver.execute_script(LOGIN_READY)
+
+
 def as_first_visit(driver):
     """Nothing cached and no service worker: it fetches in a target of its own, which network
     throttling does not reach, and would fill the caches ahead of the page (on a real first visit

@@ -72,7 +72,7 @@ class KeyboardPaths(BrowserTest):
         token = self.server.sign_up("Katherine", "Johnson", "katherine.keys@example.com")
         self.server.post_location(token, "Hampton, VA", "https://katherine.example.com", 37.03, -76.35)
         self.open_app()
-        self.visible("login-email")
+        self.login_ready()
         self.type_into("login-email", "katherine.keys@example.com")
         self.type_into("login-password", "correct horse battery")
         self.by_id("login-password").send_keys(Keys.ENTER)

@@ -35,7 +35,7 @@ class Installable(BrowserTest):
 
     def test_01_chromium_finds_nothing_that_stops_an_install(self):
         self.open_app()
-        self.visible("login-email")
+        self.login_ready()
         # The worker claims the page once active; installability asks for a worker with a fetch handler.
         self.wait.until(lambda d: d.execute_script("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"))
         manifest = self.driver.execute_cdp_cmd("Page.getAppManifest", {})

@@ -67,7 +67,7 @@ class EveryLanguage(BrowserTest):
 
     def test_0_the_overflow_check_sees_an_overflow(self):
         self.open_app()
-        self.visible("login-button")
+        self.login_ready()
         self.assertEqual(self.driver.execute_script(OVERFLOWS), [])
         self.driver.execute_script("document.getElementById('login-button').textContent = 'W'.repeat(80)")
         self.assertTrue(any("login-button" in found for found in self.driver.execute_script(OVERFLOWS)))
@@ -144,7 +144,9 @@ class EveryLanguage(BrowserTest):
 
     def test_4_the_switch_is_remembered_and_names_the_map_in_its_language(self):
         self.open_app()
+        # Forgotten on this device: in its storage, and in the cookie that tells the server.
         self.driver.execute_script("localStorage.removeItem('onthemap.language')")
+        self.driver.delete_cookie("otm_language")
         self.driver.refresh()
         self.wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "en")
         if self.shown_screen() == "login-screen":
@@ -160,6 +162,11 @@ class EveryLanguage(BrowserTest):
         self.wait_for_map()
         self.assertEqual(self.driver.execute_script("return document.documentElement.lang"), "de", "remembered")
         self.assertEqual(self.driver.execute_script("return localStorage.getItem('onthemap.language')"), "de")
+        # The server sent that page in German (data-language is the server's choice): the choice's
+        # cookie told it, so the German catalogue came with the page's scripts, not after them.
+        self.assertEqual(self.driver.execute_script("return document.documentElement.dataset.language"), "de")
+        self.assertEqual(self.driver.get_cookie("otm_language")["value"], "de")
+        self.assertFalse(self.driver.execute_script("return document.documentElement.hasAttribute('data-untranslated')"))
         Select(self.by_id("app-language")).select_by_value("fr")
         self.wait.until(lambda d: "LISBONNE" in self.map_labels() and "LISSABON" not in self.map_labels(), "Lisbon in French")
 
@@ -172,7 +179,7 @@ class EveryLanguage(BrowserTest):
         self.choose("es")
         if self.shown_screen() == "app-screen":
             self.by_id("logout-button").click()
-        self.visible("login-email")
+        self.login_ready()
         self.type_into("login-email", self.email)
         self.type_into("login-password", PASSWORD + "?")
         self.by_id("login-button").click()

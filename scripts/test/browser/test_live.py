@@ -3,7 +3,7 @@ other's map and list without Refresh, and the stream comes back after the server
 from selenium.webdriver.common.by import By
 
 from browser_case import PASSWORD, BrowserTest
-from harness import chromium
+from harness import chromium, login_ready
 
 
 class LiveMap(BrowserTest):
@@ -35,7 +35,7 @@ class LiveMap(BrowserTest):
     def test_01_a_post_in_one_browser_appears_in_the_other_without_refresh(self):
         self.server.sign_up("Watching", "Student", "watcher@example.com")
         self.watcher.get(self.server.base + "/")
-        self.wait_in(self.watcher, lambda d: d.find_element(By.ID, "login-email").is_displayed())
+        self.wait_in(self.watcher, login_ready)
         self.watcher.find_element(By.ID, "login-email").send_keys("watcher@example.com")
         self.watcher.find_element(By.ID, "login-password").send_keys(PASSWORD)
         self.watcher.find_element(By.ID, "login-button").click()

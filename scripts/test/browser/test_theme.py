@@ -26,7 +26,7 @@ class DarkMode(BrowserTest):
         self.open_app()
         self.driver.execute_script("localStorage.removeItem('onthemap.theme')")
         self.driver.refresh()
-        self.visible("login-email")
+        self.login_ready()
 
     def shown_theme(self):
         return self.driver.execute_script("""
@@ -70,7 +70,7 @@ class DarkMode(BrowserTest):
         self.driver.find_element("css selector", "#login-screen .theme-switch").click()
         self.assert_theme("light")
         self.driver.refresh()
-        self.visible("login-email")
+        self.login_ready()
         self.assert_theme("light")
         # The system changing no longer overrides the student's choice.
         self.emulate_color_scheme("light")

@@ -62,6 +62,15 @@ function xsrfToken() {
 }
 
 /**
+ * Whether this browser may be logged in: the XSRF cookie comes and goes with the session cookie
+ * (both set at login with one lifetime, both cleared at logout), and, unlike it, scripts can read
+ * it. Without it there is no session to ask about, and the login form need not wait for the answer.
+ */
+export function mayBeLoggedIn() {
+  return xsrfToken() !== '';
+}
+
+/**
  * Sends a request and returns the parsed JSON body; throws ApiError on any failure. `context` names
  * the call for api-errors.js (a 403 at login is wrong credentials; at an admin route, not an admin).
  * A write sent again after its answer was lost carries the same `idempotencyKey` (outbox.js). A
@@ -173,11 +182,25 @@ export async function sessionAccount({ signal } = {}) {
 
 let configRequest = null;
 
+/** The settings the page came with (WebClient/FirstPage.swift), or null. */
+function pageConfig() {
+  const block = document.getElementById('client-config');
+  if (!block) return null;
+  try {
+    return JSON.parse(block.textContent);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The client's settings: `{signIn: [{id, name, start}], tiles: {url, attribution} | null}`. Asked
- * once per page (the basemap and the login page both want them); asked again after a failure.
+ * The client's settings: `{signIn: [{id, name, start}], tiles: {url, attribution} | null}`. The
+ * page carries them; else (a page kept offline before it did) they are asked for once per page
+ * (the basemap and the login page both want them), and again after a failure.
  */
 export function clientConfig() {
+  const carried = pageConfig();
+  if (carried) return Promise.resolve(carried);
   configRequest ??= request('GET', '/config.json').catch((failure) => {
     configRequest = null;
     throw failure;

@@ -13,6 +13,8 @@ const byId = (id) => document.getElementById(id);
 /** Wires both forms; `onLoggedIn` runs after a successful login or sign-up. */
 export function setUpAuthScreens(onLoggedIn) {
   const loginForm = byId('login-form');
+  // The page shows the form before this script arrives, with its button off until now.
+  byId('login-button').disabled = false;
   loginForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     const email = byId('login-email');

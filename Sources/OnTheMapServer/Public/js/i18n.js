@@ -39,6 +39,12 @@ export const CATALOGUES = ['en', 'es', 'pt-BR', 'fr', 'de', 'ar', 'hi', 'zh-CN',
 /** Where the reader's own choice is remembered (this device, across logins). */
 export const STORAGE_KEY = 'onthemap.language';
 
+/**
+ * The cookie that tells the server the reader's choice, so that the page comes in that language
+ * (WebClient/ReaderLanguage.swift). Not a secret: read by the server, written here.
+ */
+const COOKIE = 'otm_language';
+
 /** Two-letter codes older systems still send for a language (Java and Android say `in`). */
 const ALIASES = { in: 'id' };
 
@@ -84,11 +90,21 @@ export function rememberedLanguage() {
 }
 
 /**
- * The language to start in: the reader's remembered choice, else the first of the browser's
- * languages that one of `codes` serves (see matchLanguage), else English.
+ * The language the server sent the page in (`data-language` on the root element), chosen as
+ * `chooseLanguage` chooses, from the cookie and `Accept-Language`; null outside such a page.
  */
-export function chooseLanguage({ remembered = rememberedLanguage(), preferred = browserLanguages(), codes = CATALOGUES } = {}) {
+export function pageLanguage() {
+  return typeof document === 'undefined' ? null : document.documentElement.getAttribute('data-language');
+}
+
+/**
+ * The language to start in: the reader's remembered choice, else the one the server sent the page
+ * in (its catalogue was named beside the scripts, so it is on its way), else the first of the
+ * browser's languages that one of `codes` serves (see matchLanguage), else English.
+ */
+export function chooseLanguage({ remembered = rememberedLanguage(), chosen = pageLanguage(), preferred = browserLanguages(), codes = CATALOGUES } = {}) {
   if (remembered && codes.includes(remembered)) return remembered;
+  if (chosen && codes.includes(chosen)) return chosen;
   for (const tag of preferred) {
     const match = matchLanguage(tag, codes);
     if (match) return match;
@@ -256,7 +272,7 @@ export async function setLanguage(code, { remember = false } = {}) {
   let catalogue = english;
   if (wanted !== 'en') {
     try {
-      catalogue = (await import(`./locales/${wanted}.js`)).default;
+      catalogue = (await import(`/js/locales/${wanted}.js`)).default;
     } catch (failure) {
       console.warn(`i18n: the ${wanted} catalogue could not be loaded; staying in English`, failure);
       catalogue = english;
@@ -269,11 +285,17 @@ export async function setLanguage(code, { remember = false } = {}) {
   current = createTranslator(catalogue, english, formattingLocale(currentCode), { dir });
   if (remember) {
     try { localStorage.setItem(STORAGE_KEY, wanted); } catch { /* not kept: the choice lasts this visit */ }
+    if (typeof document !== 'undefined') {
+      const secure = location.protocol === 'https:' ? '; Secure' : '';
+      document.cookie = `${COOKIE}=${encodeURIComponent(wanted)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+    }
   }
   if (typeof document !== 'undefined') {
     document.documentElement.lang = currentCode;
     document.documentElement.dir = dir;
     translatePage(document);
+    // The page's English was kept unseen until now (app.css), when it came for another language.
+    document.documentElement.removeAttribute('data-untranslated');
   }
   for (const listener of listeners) listener(currentCode);
   return currentCode;

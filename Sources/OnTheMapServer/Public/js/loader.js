@@ -1,7 +1,7 @@
 // The posts behind the map and the list: the session check at start, the first load and every
 // reload, and what keeps them current between loads (the live stream, the posts waiting on this
 // device). Leaving the session is here too, as a failed load may end it.
-import { errorMessage, latestLocations, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
+import { errorMessage, latestLocations, mayBeLoggedIn, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { appState, loadedFields } from './app-state.js';
 import { setBusy, showMessage } from './dom.js';
 import { msg } from './i18n.js';
@@ -27,10 +27,23 @@ export const live = new LiveView({
 
 export const waitingPosts = new WaitingPosts({ render: () => showPosts(), reload: quietly });
 
-/** At start: who is logged in on this browser, if anyone (an ended session is no error). */
+// The answer of the session check at start, used by the first load instead of asking again (the
+// page preloaded it: asking again would be a round trip more before the first rows). Only the
+// first load uses it; a login or logout drops it.
+let sessionAnswer = null;
+
+/**
+ * At start: who is logged in on this browser, if anyone (an ended session is no error). Without
+ * the session's cookies nobody is: the server is not asked (a round trip before the login form).
+ */
 export async function checkSession() {
+  if (!mayBeLoggedIn()) {
+    appState.set({ me: null });
+    return;
+  }
   try {
-    appState.set({ me: await me() });
+    sessionAnswer = await me();
+    appState.set({ me: sessionAnswer });
   } catch (failure) {
     appState.set({ me: null });
     if (failure.kind !== 'session') showMessage(byId('login-error'), errorMessage(failure));
@@ -39,6 +52,7 @@ export async function checkSession() {
 
 /** After the login or sign-up form: the caller's profile, then the map. */
 export async function loggedIn() {
+  sessionAnswer = null;
   try {
     appState.set({ me: await me() });
   } catch (failure) {
@@ -54,6 +68,7 @@ export async function loggedIn() {
  * to `me`, shows the login screen.
  */
 export function loggedOut(reason = '') {
+  sessionAnswer = null;
   live.stop();
   showMessage(byId('login-error'), reason);
   appState.set({ me: null, loaded: false });
@@ -103,11 +118,13 @@ export async function load({ keepView = false, quiet = false } = {}) {
     trackOfflineCopies();
     performance.mark('pins-requested');
     const { pinCount } = appState.state;
-    const [caller, latest, pins] = await Promise.all([
-      me(), latestLocations(100), pinCount === '100' ? null : latestLocations(pinCount === 'all' ? 'all' : Number(pinCount)),
+    const caller = generation === 1 && sessionAnswer ? sessionAnswer : me();
+    sessionAnswer = null;
+    const [callerAnswer, latest, pins] = await Promise.all([
+      caller, latestLocations(100), pinCount === '100' ? null : latestLocations(pinCount === 'all' ? 'all' : Number(pinCount)),
     ]);
     if (generation !== loads) return;
-    const fields = loadedFields(caller, latest, pins);
+    const fields = loadedFields(callerAnswer, latest, pins);
     appState.set(fields);
     byId('list-loading').hidden = true;
     await waitingPosts.refresh();

@@ -2,7 +2,7 @@
 // the screen the URL names. The state lives in app-state.js, the posts' loading in loader.js, the
 // screens in router.js and the status line in status-line.js.
 import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
-import { chooseLanguage, onLanguageChange, setLanguage } from './i18n.js';
+import { chooseLanguage, onLanguageChange, rememberedLanguage, setLanguage } from './i18n.js';
 import { setUpInstallOffer } from './install-app.js';
 import { setUpLanguageSwitches } from './language-switch.js';
 import { checkSession, loggedIn } from './loader.js';
@@ -16,8 +16,12 @@ import { setUpTopBar } from './top-bar.js';
 async function start() {
   setUpTheme();
   setUpInstallOffer();
-  // The reader's language before anything shows (every screen is hidden until `route`).
-  await setLanguage(chooseLanguage());
+  // Who is logged in, asked at once: the page named that answer and the catalogue beside the
+  // scripts (WebClient/FirstPage.swift), so both are on their way; waiting for one before asking
+  // for the other would add a round trip, half a second on a slow phone network.
+  const session = checkSession();
+  // The reader's language before the first screen shows; a remembered choice renews its cookie.
+  await setLanguage(chooseLanguage(), { remember: rememberedLanguage() !== null });
   setUpLanguageSwitches();
   // After a change of language, what was built from data is built again in it. Messages given to
   // the status line and the forms' error lines, and the static page, follow by themselves (i18n.js).
@@ -31,7 +35,7 @@ async function start() {
   setUpNavigation();
   showSignInProviders();
   const explained = explainSignInFailure();
-  await checkSession();
+  await session;
   await explained;
   await route();
 }

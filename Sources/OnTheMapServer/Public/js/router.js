@@ -1,5 +1,6 @@
 // Which screen shows: the one the URL's hash names (routes.js), and what opening each one takes
 // (the app screen's tabs, the admin area, the post flow and the way back from it).
+import { AdminScreen } from './admin-screen.js';
 import { errorMessage } from './api.js';
 import { appState } from './app-state.js';
 import { msg } from './i18n.js';
@@ -27,7 +28,9 @@ export async function route() {
     case 'admin': await openAdmin(target.section); break;
     case 'login':
       showScreen('login-screen');
-      byId('login-email').focus();
+      // The page may have shown the form before its script came: whoever has started typing
+      // keeps their place.
+      if (!byId('login-form').contains(document.activeElement)) byId('login-email').focus();
       // While the student types, the map's code arrives: the map then opens at once after login.
       setTimeout(() => mapCode().catch(() => {}), 0);
       break;
@@ -105,7 +108,6 @@ async function showTab(tab) {
 async function openAdmin(section) {
   if (!appState.state.me.account.isAdmin) { location.replace('#/map'); return; }
   live.stop();
-  const { AdminScreen } = await import('./admin-screen.js');
   admin ??= new AdminScreen(
     (failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/map')),
     () => appState.state.me.account.key);
