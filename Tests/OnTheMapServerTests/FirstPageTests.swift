@@ -37,8 +37,13 @@ import Testing
             let served = try await server.send(.get, "/config.json")
             #expect(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? NSDictionary
                     == JSONSerialization.jsonObject(with: served.data) as? NSDictionary)
+            // The styles come in the page, allowed by their digest; the page links no style sheet.
+            let style = try #require(text.firstMatch(of: #/<style>([^<]*)</style>/#)?.output.1)
+            #expect(String(buffer: try await server.send(.get, "/app.css").body) == style)
+            #expect(response.headers[.contentSecurityPolicy]?.contains("style-src 'self' '\(FirstPage.digest(String(style)))';") == true)
+            #expect(!text.contains("rel=\"stylesheet\""))
             // The map's code and styles wait until a map is wanted.
-            #expect(!text.contains("leaflet"))
+            #expect(!text.contains("/vendor/leaflet"))
             #expect(!text.contains("pin-map") && !text.contains("map-screens"))
         }
     }
@@ -89,7 +94,7 @@ import Testing
     @Test func aPageWithoutAPlaceForAnEditIsAStartUpError() throws {
         #expect {
             try FirstPage.render("<html lang=\"fr\"><body></body></html>", .init(language: "en", signedIn: false),
-                                 scripts: .init(entry: "/js/main.js", preloads: []), clientConfiguration: Data("{}".utf8))
+                                 scripts: .init(entry: "/js/main.js", preloads: []), style: "", clientConfiguration: Data("{}".utf8))
         } throws: { error in
             String(describing: error).contains("<html lang=\\\"en\\\">") || String(describing: error).contains("<html lang=\"en\">")
         }
@@ -97,9 +102,9 @@ import Testing
 
     @Test func theSettingsCannotCloseTheirElement() throws {
         let page = try FirstPage.render(
-            "<html lang=\"en\"><head><script src=\"/js/main.js\" type=\"module\"></script></head>"
+            "<html lang=\"en\"><head>" + FirstPage.styleSheetLink + "<script src=\"/js/main.js\" type=\"module\"></script></head>"
                 + "<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\"><main id=\"login-screen\" class=\"auth-screen\" hidden>",
-            .init(language: "en", signedIn: false), scripts: .init(entry: "/js/main.js", preloads: []),
+            .init(language: "en", signedIn: false), scripts: .init(entry: "/js/main.js", preloads: []), style: "p { color: red }",
             clientConfiguration: Data(#"{"name":"</script><script>alert(1)</script>"}"#.utf8))
         #expect(!page.contains("</script><script>alert"))
         #expect(page.contains(#"\u003c/script>"#))

@@ -28,6 +28,8 @@ struct AppServices: Sendable {
     let signIn: SignInService
     /// The web client's files, read once.
     let webClient: WebController
+    /// The headers every answer gets, the Content-Security-Policy among them (it names the page's style).
+    let answerFinish: AnswerFinish
 
     /// What the services are built with unless a test hands its own: a cheap password hasher, a
     /// geocoder in the state a test wants, its own read lanes, a counting proxy rule or a clock it
@@ -69,6 +71,7 @@ struct AppServices: Sendable {
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
         webClient = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
         if let note = webClient.bundleNote { logger.warning("\(note)") }
+        answerFinish = OnTheMapServer.answerFinish(configuration, styleDigests: [webClient.firstPage.styleDigest])
         listenForChanges()
     }
 

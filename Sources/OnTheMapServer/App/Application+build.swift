@@ -37,7 +37,7 @@ func buildApplication(
         overrides: overrides)
     let routes = RouteTable()
     let router = buildRouter(configuration, services: services, routes: routes)
-    let edge = makeEdge(configuration, listCache: services.listCache, logger: logger)
+    let edge = makeEdge(configuration, listCache: services.listCache, finish: services.answerFinish, logger: logger)
     var app = Application(
         router: router,
         server: edge.server,
@@ -78,18 +78,19 @@ private func checkSecret(_ configuration: AppConfiguration, store: some AppStore
 }
 
 /// The HTTP edge in front of the router, answering the default list from `listCache` itself.
-func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, logger: Logger) -> HTTPEdge {
+func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, finish: AnswerFinish, logger: Logger) -> HTTPEdge {
     let cachedList = CachedListFastPath.Source(
         cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: LocationOperations.families.map { ($0.basePath, $0.family) }),
-        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: answerFinish(configuration), logger: logger)
-    return HTTPEdge(limits: configuration.edge, finish: answerFinish(configuration),
+        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: finish, logger: logger)
+    return HTTPEdge(limits: configuration.edge, finish: finish,
                     clientsBehindProxy: !configuration.trustedProxies.isEmpty, cachedList: cachedList)
 }
 
-/// What every answer gets on its way out, routed or not.
-func answerFinish(_ configuration: AppConfiguration) -> AnswerFinish {
+/// What every answer gets on its way out, routed or not; `styleDigests` name the page's inline style.
+func answerFinish(_ configuration: AppConfiguration, styleDigests: [String]) -> AnswerFinish {
     AnswerFinish(security: SecurityHeaders(
-        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles), publicURL: configuration.publicURL))
+        contentSecurityPolicy: ContentSecurityPolicy.header(tiles: configuration.webClient.tiles, styleDigests: styleDigests),
+        publicURL: configuration.publicURL))
 }
 
 /// The host to put in a URL for a browser: a wildcard address means this machine.

@@ -5,7 +5,7 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     let store = services.store, clock = services.clock
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestFactsMiddleware(addresses: services.addresses, authenticator: services.authenticator))
-    router.add(middleware: AnswerFinishMiddleware(answerFinish(configuration)))
+    router.add(middleware: AnswerFinishMiddleware(services.answerFinish))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())

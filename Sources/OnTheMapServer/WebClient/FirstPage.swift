@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 
@@ -12,8 +13,10 @@ import Hummingbird
 ///   the script that submits it is named beside it; with one the page names the two answers the
 ///   first screen shows (who is logged in, the latest posts), which are asked for with the scripts.
 ///
-/// It also carries the client's settings (`/config.json`'s bytes, which the login form's sign-in
-/// buttons need). Every variant is made once, at start: 12 languages × 2.
+/// It also carries its styles (app.css, allowed by its digest in the Content-Security-Policy:
+/// they arrive while the browser waits for the scripts' first bytes, so the form is painted
+/// styled a round earlier) and the client's settings (`/config.json`'s bytes, which the login
+/// form's sign-in buttons need). Every variant is made once, at start: 12 languages × 2.
 struct FirstPage: Sendable {
     struct Variant: Hashable, Sendable {
         let language: String
@@ -27,16 +30,19 @@ struct FirstPage: Sendable {
     }
 
     let reader: ReaderLanguage
+    /// `sha256-<base64>` of the page's `<style>` text, for the Content-Security-Policy's `style-src`.
+    let styleDigest: String
     private let pages: [Variant: StaticAsset]
 
     /// Fails at start when the page lacks a place an edit needs (it was changed without this).
-    init(template: String, scripts: Scripts, clientConfiguration: Data, languages: [String], contentType: String) throws {
+    init(template: String, scripts: Scripts, style: String, clientConfiguration: Data, languages: [String], contentType: String) throws {
         reader = ReaderLanguage(codes: languages)
+        styleDigest = Self.digest(style)
         var pages: [Variant: StaticAsset] = [:]
         for language in languages {
             for signedIn in [false, true] {
                 let variant = Variant(language: language, signedIn: signedIn)
-                let page = try Self.render(template, variant, scripts: scripts, clientConfiguration: clientConfiguration)
+                let page = try Self.render(template, variant, scripts: scripts, style: style, clientConfiguration: clientConfiguration)
                 pages[variant] = try StaticAsset(bytes: Array(page.utf8), contentType: contentType)
             }
         }
@@ -60,7 +66,7 @@ struct FirstPage: Sendable {
     static let languageAttribute = "data-language"
     static let untranslatedAttribute = "data-untranslated"
 
-    static func render(_ template: String, _ variant: Variant, scripts: Scripts, clientConfiguration: Data) throws -> String {
+    static func render(_ template: String, _ variant: Variant, scripts: Scripts, style: String, clientConfiguration: Data) throws -> String {
         var page = template
         let code = variant.language
         let direction = ReaderLanguage.isRightToLeft(code) ? "rtl" : "ltr"
@@ -81,11 +87,26 @@ struct FirstPage: Sendable {
         head.append("<script type=\"application/json\" id=\"client-config\">\(configuration)</script>")
         try replace("<script src=\"/js/main.js\" type=\"module\"></script>", with: head.joined(separator: "\n  "), in: &page)
 
+        // After what the head names, so that the browser asks for those before this has arrived.
+        guard !style.lowercased().contains("</style") else {
+            throw StaticAssetLoader.LoadError(description: "app.css must not contain `</style`: the page carries it in a <style> element")
+        }
+        try replace(Self.styleSheetLink, with: "", in: &page)
+        try replace("</head>", with: "<style>\(style)</style>\n</head>", in: &page)
+
         if !variant.signedIn {
             try replace("<main id=\"login-screen\" class=\"auth-screen\" hidden>", with: "<main id=\"login-screen\" class=\"auth-screen\">", in: &page)
             try replace("<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\">", with: "<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\" hidden>", in: &page)
         }
         return page
+    }
+
+    /// The template's link to the styles the page carries instead.
+    static let styleSheetLink = "<link rel=\"stylesheet\" href=\"/app.css\">\n  "
+
+    /// `sha256-<base64>` of `text`'s UTF-8, as a Content-Security-Policy source names an inline element.
+    static func digest(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(data: Array(text.utf8))).base64EncodedString()
     }
 
     private static func replace(_ anchor: String, with replacement: String, in page: inout String) throws {

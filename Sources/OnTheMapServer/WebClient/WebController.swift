@@ -28,8 +28,8 @@ struct WebController: Sendable {
         assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
         let configuration = try Self.clientConfiguration(settings, signInProviders: signInProviders)
         assets["/config.json"] = try StaticAsset(bytes: configuration, contentType: StaticAsset.contentTypes["json"]!)
-        guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"] else {
-            throw StaticAssetLoader.LoadError(description: "the web client has no index.html or sw.js in \(webRoot.path)")
+        guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"], let style = assets["/app.css"] else {
+            throw StaticAssetLoader.LoadError(description: "the web client has no index.html, app.css or sw.js in \(webRoot.path)")
         }
         assets["/\(WebBundle.folder)/\(WebBundle.metafile)"] = nil
         let scripts: FirstPage.Scripts
@@ -37,7 +37,7 @@ struct WebController: Sendable {
         let languages = assets.keys.filter { $0.hasPrefix("/js/locales/") && $0.hasSuffix(".js") }
             .map { String($0.dropFirst("/js/locales/".count).dropLast(".js".count)) }.sorted()
         firstPage = try FirstPage(
-            template: String(buffer: page.body), scripts: scripts, clientConfiguration: configuration,
+            template: String(buffer: page.body), scripts: scripts, style: String(buffer: style.body), clientConfiguration: configuration,
             languages: languages, contentType: page.contentType)
         self.assets = assets
     }

@@ -1,4 +1,7 @@
 """Safe by construction: headers on every response, no inline code, XSRF on writes."""
+import base64
+import hashlib
+import re
 import urllib.error
 import urllib.request
 
@@ -26,9 +29,16 @@ class SafeByConstruction(BrowserTest):
     def test_the_page_has_no_inline_code(self):
         with urllib.request.urlopen(self.server.base + "/") as response:
             page = response.read().decode()
+            policy = response.headers["Content-Security-Policy"]
         # A data block (the client's settings, type="application/json") is never run.
         self.assertNotRegex(page, r"<script(?![^>]*\bsrc=)(?![^>]*\btype=\"application/json\")[^>]*>", "no inline scripts")
-        self.assertNotRegex(page, r"<style|\sstyle=|\son[a-z]+=", "no inline styles or handlers")
+        self.assertNotRegex(page, r"\sstyle=|\son[a-z]+=", "no inline style attributes or handlers")
+        # The page's one <style> (its styles, carried with it) is allowed by its digest alone.
+        styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+        self.assertEqual(len(styles), 1)
+        digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+        self.assertIn(f"style-src 'self' 'sha256-{digest}';", policy)
+        self.assertNotIn("unsafe-inline", policy)
 
     def test_writes_need_the_xsrf_header_the_app_sends(self):
         self.sign_up_and_log_in("Mary", "Winston", "winston@example.com")

@@ -19,8 +19,8 @@ function script(src) {
 }
 
 /**
- * Adds a style sheet before the page's own, which overrides some of Leaflet's rules and so must come
- * after them; resolves once it applies.
+ * Adds a style sheet before the page's own styles (a `<style>` the page carries, or app.css),
+ * which override some of Leaflet's rules and so must come after them; resolves once it applies.
  */
 function styleSheet(href) {
   return new Promise((resolve, reject) => {
@@ -29,7 +29,7 @@ function styleSheet(href) {
     element.href = href;
     element.onload = resolve;
     element.onerror = () => reject(new Error(`could not load ${href}`));
-    document.head.insertBefore(element, document.head.querySelector('link[rel="stylesheet"]'));
+    document.head.insertBefore(element, document.head.querySelector('style, link[rel="stylesheet"]'));
   });
 }
 

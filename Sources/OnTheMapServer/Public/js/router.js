@@ -22,7 +22,12 @@ let focusOnReturn = null;
 /** Shows the screen the hash names, sending logged-out visitors to login. */
 export async function route() {
   const target = routeFor(location.hash, appState.state.me !== null);
-  if (target.redirect) { location.replace(target.redirect); return; }
+  if (target.redirect) {
+    // The address changes without a hashchange event, which would wait its turn among the page's
+    // tasks (some 50 ms at start): this call goes on to the screen at once.
+    history.replaceState(history.state, '', target.redirect);
+    return route();
+  }
   switch (target.screen) {
     case 'reset': showScreen('reset-screen'); byId('reset-password').focus(); break;
     case 'admin': await openAdmin(target.section); break;
