@@ -169,7 +169,9 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+            // Imports are internal unless a file says otherwise (the generated code's plain imports
+            // among them, so that nothing it uses leaks into an app's namespace).
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault")]
         ),
         .target(
             name: "OnTheMapKitAsyncHTTPClient",

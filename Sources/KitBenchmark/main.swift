@@ -109,8 +109,8 @@ func bareWithDates() async throws -> Int { try datesDecoder.decode(BarePageWithD
 func bare() async throws -> Int { try decoder.decode(BarePage.self, from: try await fetchList()).results.count }
 let client = OnTheMapClient(baseURL: base)
 func facade() async throws -> Int { try await client.latest(limit: 100).count }
-let plain = Client(serverURL: base, transport: URLSessionTransport())
-func generated() async throws -> Int { try await plain.v1List(query: .init(limit: "100", order: "-updatedAt")).ok.body.json.results.count }
+let plain = GeneratedList(serverURL: base, transport: URLSessionTransport())
+func generated() async throws -> Int { try await plain.latest100() }
 
 /// A transport that answers every call with one list fetched beforehand: the package's own work
 /// (request, middleware, conversions, decoding) without the network's.
@@ -126,11 +126,11 @@ struct CannedTransport: ClientTransport {
 if arguments.count > 4, arguments[4] == "canned" {
     let data = try await fetchList()
     let canned = CannedTransport(body: data)
-    let cannedPlain = Client(serverURL: base, transport: canned)
+    let cannedPlain = GeneratedList(serverURL: base, transport: canned)
     let cannedClient = OnTheMapClient(baseURL: base, transport: canned)
     // As the bare call's decoding: a buffer of its own each time, as URLSession hands over.
     func decodeOnly() async throws -> Int { try decoder.decode(BarePage.self, from: Data(Array(data))).results.count }
-    func cannedGenerated() async throws -> Int { try await cannedPlain.v1List(query: .init(limit: "100", order: "-updatedAt")).ok.body.json.results.count }
+    func cannedGenerated() async throws -> Int { try await cannedPlain.latest100() }
     func cannedFacade() async throws -> Int { try await cannedClient.latest(limit: 100).count }
     let names = ["JSONDecoder alone, the bare call's decoding", "generated client, canned answer", "OnTheMapClient.latest(limit: 100), canned answer"]
     let (medians, _) = try await rounds(of: [decodeOnly, cannedGenerated, cannedFacade], count: calls, rounds: rounds)

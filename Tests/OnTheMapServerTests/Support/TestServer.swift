@@ -168,7 +168,7 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 extension TestResponse {
-    var data: Data { Data(buffer: body ?? ByteBuffer()) }
+    var data: Data { Data(buffer: body) }
     var bytes: [UInt8] { Array(data) }
     var text: String { String(decoding: data, as: UTF8.self) }
 
