@@ -135,6 +135,7 @@ import Testing
             #expect(try await store.auditLog(limit: 10, before: nil).map(\.action) == [.hideLocation])
 
             // The linked sign-in and the kept answer.
+            #expect(try await store.account(provider: "school", subject: "subject-grace")?.key == "acct-grace")
             #expect(try await store.idempotencyKeyCount() == 1)
 
             // And this version writes on it: a new pin, listed first.

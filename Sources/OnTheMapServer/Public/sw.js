@@ -4,7 +4,7 @@
 const SHELL_CACHE = 'onthemap-shell-v20';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
-  '/', '/app.css', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png',
+  '/', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png',
   '/config.json', '/basemap/index.json', '/basemap/world.json',
   // The basemap's worker, a module script of its own with what it imports.
   '/js/basemap-worker.js', '/js/basemap-drawing.js', '/js/basemap-sources.js',

@@ -75,7 +75,7 @@ struct FirstPage: Sendable {
 
         var head = ["<script src=\"\(scripts.entry)\" type=\"module\"></script>"]
         head += scripts.preloads.map { "<link rel=\"modulepreload\" href=\"\($0)\">" }
-        if code != ReaderLanguage.fallback { head.append("<link rel=\"modulepreload\" href=\"/js/locales/\(code).js\">") }
+        if code != ReaderLanguage.fallback { head.append("<link rel=\"modulepreload\" href=\"\(ReaderLanguage.catalogue(code))\">") }
         if variant.signedIn {
             // Fetched by js/loader.js with the same URL and credentials, which is what lets the
             // browser hand it the preloaded answer.
@@ -91,7 +91,6 @@ struct FirstPage: Sendable {
         guard !style.lowercased().contains("</style") else {
             throw StaticAssetLoader.LoadError(description: "app.css must not contain `</style`: the page carries it in a <style> element")
         }
-        try replace(Self.styleSheetLink, with: "", in: &page)
         try replace("</head>", with: "<style>\(style)</style>\n</head>", in: &page)
 
         if !variant.signedIn {
@@ -100,9 +99,6 @@ struct FirstPage: Sendable {
         }
         return page
     }
-
-    /// The template's link to the styles the page carries instead.
-    static let styleSheetLink = "<link rel=\"stylesheet\" href=\"/app.css\">\n  "
 
     /// `sha256-<base64>` of `text`'s UTF-8, as a Content-Security-Policy source names an inline element.
     static func digest(_ text: String) -> String {

@@ -14,6 +14,16 @@ struct ReaderLanguage {
     /// The catalogues' codes (`pt-BR`, `zh-CN`, …).
     let codes: [String]
 
+    /// Where the client's catalogues are served, one module per language: `/js/locales/<code>.js`.
+    static let catalogueFolder = "/js/locales/"
+    static func catalogue(_ code: String) -> String { catalogueFolder + code + ".js" }
+
+    /// The codes of the catalogues among the client's files (by URL path).
+    static func codes(servedAt paths: some Sequence<String>) -> [String] {
+        paths.filter { $0.hasPrefix(catalogueFolder) && $0.hasSuffix(".js") }
+            .map { String($0.dropFirst(catalogueFolder.count).dropLast(".js".count)) }.sorted()
+    }
+
     func choose(for request: Request) -> String {
         if let chosen = request.cookies[Self.cookieName]?.value, codes.contains(chosen) { return chosen }
         return choose(acceptLanguage: request.headers[.acceptLanguage])

@@ -34,8 +34,7 @@ struct WebController: Sendable {
         assets["/\(WebBundle.folder)/\(WebBundle.metafile)"] = nil
         let scripts: FirstPage.Scripts
         (scripts, bundleNote) = try Self.pageScripts(webRoot: webRoot, assets: &assets, worker: worker)
-        let languages = assets.keys.filter { $0.hasPrefix("/js/locales/") && $0.hasSuffix(".js") }
-            .map { String($0.dropFirst("/js/locales/".count).dropLast(".js".count)) }.sorted()
+        let languages = ReaderLanguage.codes(servedAt: assets.keys)
         firstPage = try FirstPage(
             template: String(buffer: page.body), scripts: scripts, style: String(buffer: style.body), clientConfiguration: configuration,
             languages: languages, contentType: page.contentType)

@@ -118,7 +118,7 @@ export async function load({ keepView = false, quiet = false } = {}) {
     trackOfflineCopies();
     performance.mark('pins-requested');
     const { pinCount } = appState.state;
-    const caller = generation === 1 && sessionAnswer ? sessionAnswer : me();
+    const caller = sessionAnswer ?? me();
     sessionAnswer = null;
     const [callerAnswer, latest, pins] = await Promise.all([
       caller, latestLocations(100), pinCount === '100' ? null : latestLocations(pinCount === 'all' ? 'all' : Number(pinCount)),
