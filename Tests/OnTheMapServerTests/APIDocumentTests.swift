@@ -39,7 +39,7 @@ import Testing
     @Test func everyOperationIsServedOnceByItsIdAndEveryServedOneIsDocumented() async throws {
         try await TestServer.run { server in
             let documented = try await Self.documented(server)
-            let served = server.routes.operations
+            let served = server.routes.operations()
             #expect(served.count == APIOperation.allCases.count, "every operation of the table is registered once")
             #expect(Set(served.map(\.rawValue)) == Set(documented.map(\.id)))
             #expect(Set(documented.map(\.id)).count == documented.count, "operation ids are unique in the document")

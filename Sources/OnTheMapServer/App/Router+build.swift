@@ -15,18 +15,7 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     func family(_ family: PathFamily, path: String = "", adminsOnly: Bool = false) -> FamilyGroup {
         FamilyGroup(family, on: router, path: path, adminsOnly: adminsOnly, crossSite: crossSite, table: routes)
     }
-    let udacity = family(.udacity)
-    SessionController(accounts: services.accounts, cookies: services.cookies, clock: clock).addRoutes(to: udacity)
-    UserController(accounts: store, authenticator: services.authenticator).addRoutes(to: udacity)
-    for operations in LocationOperations.families {
-        let locationRoutes = family(operations.family)
-        // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
-        if operations.family == .v1Locations {
-            LiveEventsController(hub: services.hub, log: store, admission: services.liveAdmission, settings: configuration.live)
-                .addRoutes(to: locationRoutes)
-        }
-        StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL).addRoutes(to: locationRoutes)
-    }
+    addCourseFamilies(at: .root, to: router, configuration, services: services, crossSite: crossSite, routes: routes)
     let native = family(.native)
     NativeController(accounts: services.accounts, locations: store, cookies: services.cookies).addRoutes(to: native)
     HealthController(health: store, geocoder: services.geocoder).addRoutes(to: native)
@@ -42,4 +31,28 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
     services.webClient.addRoutes(to: family(.native))
     return router
+}
+
+/// The families a course serves (`CourseMount`), registered at `mount`: the Udacity session and
+/// users, and the three location families with the live stream.
+private func addCourseFamilies(
+    at mount: CourseMount, to router: Router<AppRequestContext>, _ configuration: AppConfiguration, services: AppServices,
+    crossSite: CrossSiteGuard, routes: RouteTable
+) {
+    func family(_ family: PathFamily) -> FamilyGroup {
+        FamilyGroup(family, on: router, mount: mount, crossSite: crossSite, table: routes)
+    }
+    let udacity = family(.udacity)
+    SessionController(accounts: services.accounts, cookies: services.cookies, clock: services.clock).addRoutes(to: udacity)
+    UserController(accounts: services.store, authenticator: services.authenticator).addRoutes(to: udacity)
+    for operations in LocationOperations.families {
+        let locationRoutes = family(operations.family)
+        // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
+        if operations.family == .v1Locations {
+            LiveEventsController(hub: services.hub, log: services.store, admission: services.liveAdmission, settings: configuration.live)
+                .addRoutes(to: locationRoutes)
+        }
+        StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL)
+            .addRoutes(to: locationRoutes)
+    }
 }

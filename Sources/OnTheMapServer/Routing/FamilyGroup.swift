@@ -7,21 +7,27 @@ import OnTheMapModel
 /// (`APIOperation`), which brings their method, path, cross-site check and who may call them.
 struct FamilyGroup {
     let family: PathFamily
+    /// Where the group is mounted (`CourseMount`); its operations' paths are below it.
+    let mount: CourseMount
     private let basePath: String
     private let adminsOnly: Bool
     private let table: RouteTable
     private let crossSite: CrossSiteGuard
     private let open: RouterGroup<AppRequestContext>
 
-    /// The family's group under `path` (its operations' paths all start there), behind the admin
-    /// guard when `adminsOnly`, its operations recorded in `table`.
-    init(_ family: PathFamily, on router: Router<AppRequestContext>, path: String = "", adminsOnly: Bool = false, crossSite: CrossSiteGuard, table: RouteTable) {
+    /// The family's group under `path` (its operations' paths all start there) at `mount`, behind
+    /// the admin guard when `adminsOnly`, its operations recorded in `table`.
+    init(
+        _ family: PathFamily, on router: Router<AppRequestContext>, mount: CourseMount = .root, path: String = "", adminsOnly: Bool = false,
+        crossSite: CrossSiteGuard, table: RouteTable
+    ) {
         self.family = family
+        self.mount = mount
         self.basePath = path
         self.adminsOnly = adminsOnly
         self.table = table
         self.crossSite = crossSite
-        open = router.group(RouterPath(path)).add(middleware: FamilyMiddleware(family: family))
+        open = router.group(RouterPath(mount.prefix + path)).add(middleware: FamilyMiddleware(family: family))
         if adminsOnly { open.add(middleware: AdminGuard()) }
     }
 
@@ -37,7 +43,7 @@ struct FamilyGroup {
         if let check = operation.crossSite { group = group.group().add(middleware: CrossSiteMiddleware(rule: crossSite, check: check)) }
         if operation.access == .session { group = group.group().add(middleware: SessionRequired()) }
         group.on(RouterPath(path), method: operation.method, use: handler)
-        if table.add(operation) {
+        if table.add(operation, at: mount) {
             let methods = APIOperation.allCases.filter { $0.path == operation.path }.map(\.method)
             refuseOtherMethods(on: path, than: methods)
         }
