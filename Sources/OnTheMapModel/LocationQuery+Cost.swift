@@ -18,7 +18,7 @@ extension LocationQuery {
 
 extension LocationFilter {
     /// Matches only pins named by `uniqueKey` or `objectId`, which have indexes.
-    var namesFewRows: Bool {
+    public var namesFewRows: Bool {
         switch self {
         case .none: true
         case .compare(let field, .equal, _), .oneOf(let field, _, negated: false): field == .uniqueKey || field == .objectId

@@ -93,6 +93,52 @@ extension PostgresFlavour {
         ]
     }
 
+    /// A column with a constant default is added without rewriting the table.
+    var pinsInCourses: [String] {
+        [
+            "ALTER TABLE student_locations ADD COLUMN course_id BIGINT NOT NULL DEFAULT 1 REFERENCES courses(id)",
+            "ALTER TABLE student_locations DROP CONSTRAINT student_locations_owner_key_key",
+        ] + ["latest", "by_created", "by_last_name", "by_first_name", "by_unique_key", "hidden"].map { "DROP INDEX student_locations_\($0)" }
+    }
+
+    /// The same triggers as before (inserts and deletes per statement, hiding and showing per
+    /// row), their functions counting per course.
+    var pinCountsPerCourse: [String] {
+        [
+            """
+            CREATE OR REPLACE FUNCTION student_locations_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE delta INTEGER := 0;
+            BEGIN
+                IF OLD.hidden_at IS NULL AND NEW.hidden_at IS NOT NULL THEN
+                    delta := -1;
+                ELSIF OLD.hidden_at IS NOT NULL AND NEW.hidden_at IS NULL THEN
+                    delta := 1;
+                END IF;
+                IF delta <> 0 THEN
+                    INSERT INTO course_pin_counts (course_id, visible_pins) VALUES (NEW.course_id, delta)
+                    ON CONFLICT (course_id) DO UPDATE SET visible_pins = course_pin_counts.visible_pins + excluded.visible_pins;
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION student_locations_count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    INSERT INTO course_pin_counts (course_id, visible_pins)
+                    SELECT course_id, COUNT(*) FROM added WHERE hidden_at IS NULL GROUP BY course_id
+                    ON CONFLICT (course_id) DO UPDATE SET visible_pins = course_pin_counts.visible_pins + excluded.visible_pins;
+                ELSE
+                    INSERT INTO course_pin_counts (course_id, visible_pins)
+                    SELECT course_id, -COUNT(*) FROM removed WHERE hidden_at IS NULL GROUP BY course_id
+                    ON CONFLICT (course_id) DO UPDATE SET visible_pins = course_pin_counts.visible_pins + excluded.visible_pins;
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+        ]
+    }
+
     var wireTimeFunctions: [String] {
         [
             """

@@ -49,6 +49,10 @@ public enum DataCopy {
     static let tables: [Table] = [
         Table("accounts", [("key", .text), ("email", .text), ("password_hash", .text), ("first_name", .text), ("last_name", .text),
                       ("is_admin", .bool), ("created_at", .integer), ("disabled_at", .optionalInteger), ("last_login_at", .optionalInteger)]),
+        Table("courses", [("id", .integer), ("slug", .text), ("title", .text), ("created_at", .integer), ("archived_at", .optionalInteger),
+                     ("visibility", .text), ("names_shown", .text), ("approval_required", .bool), ("everyone_joins", .bool),
+                     ("invite_token_hash", .optionalText), ("invite_enabled", .bool)]),
+        Table("course_members", [("course_id", .integer), ("account_key", .text), ("role", .text), ("joined_at", .integer)], keyColumns: 2),
         Table("account_identities", [("provider", .text), ("subject", .text), ("account_key", .text), ("email", .text), ("linked_at", .integer)],
               keyColumns: 2),
         Table("sessions", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer),
@@ -61,17 +65,18 @@ public enum DataCopy {
             default: .text
             }
             return (column.name, kind)
-        } + [("hidden_at", .optionalInteger)]),
+        } + [("hidden_at", .optionalInteger), ("course_id", .integer)]),
         // Numbered by the database: copied with their numbers, which the target then goes on from.
         Table("reports", [("id", .integer), ("object_id", .text), ("reporter_key", .text), ("reason", .text), ("created_at", .integer),
-                     ("resolved_at", .optionalInteger), ("resolved_by", .optionalText), ("resolution", .optionalText)]),
+                     ("resolved_at", .optionalInteger), ("resolved_by", .optionalText), ("resolution", .optionalText),
+                     ("course_id", .integer)]),
         Table("audit_log", [("id", .integer), ("at", .integer), ("actor_key", .optionalText), ("actor_email", .text), ("action", .text),
-                       ("target", .text), ("detail", .text)]),
+                       ("target", .text), ("detail", .text), ("course_id", .optionalInteger)]),
         Table("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
     ]
 
     /// Tables whose key the database numbers (`SQLFlavour.generatedKey`).
-    static let numbered: Set<String> = ["reports", "audit_log"]
+    static let numbered: Set<String> = ["courses", "reports", "audit_log"]
 
     enum ColumnKind { case text, optionalText, integer, optionalInteger, double, bool }
 
@@ -80,10 +85,9 @@ public enum DataCopy {
     /// anonymous locations are deleted first, in one transaction; otherwise a non-empty target is refused.
     public static func run(from source: SQLStore, to target: SQLStore, replace: Bool, pageSize: Int = 1000) async throws -> [TableReport] {
         let held = try await counts(in: target)
-        if held.values.contains(where: { $0 > 0 }) {
-            guard replace else { throw Failure.targetNotEmpty(counts: held) }
-            try await target.writer.perform(WriteUnit(tables.reversed().map { SQLQueryString("DELETE FROM \(unsafeRaw: $0.name)") }) { _ in ((), []) })
-        }
+        // A new database holds its default course, which the source's replaces.
+        if holdsData(held), !replace { throw Failure.targetNotEmpty(counts: held) }
+        try await target.writer.perform(WriteUnit(tables.reversed().map { SQLQueryString("DELETE FROM \(unsafeRaw: $0.name)") }) { _ in ((), []) })
         for table in tables {
             try await forEachPage(of: table, in: source, pageSize: pageSize) { page in try await insert(page, into: table, in: target) }
             if numbered.contains(table.name) { try await continueNumbering(table.name, in: target) }
@@ -101,6 +105,12 @@ public enum DataCopy {
         // the data that was there before.
         try await target.startLocationEventEpoch()
         return reports
+    }
+
+    /// Whether a database with these `counts` holds anything a copy into it would lose: a new one
+    /// holds only the default course its migrations made.
+    public static func holdsData(_ counts: [String: Int]) -> Bool {
+        counts.contains { $0.key != "courses" && $0.value > 0 }
     }
 
     /// Rows per table.

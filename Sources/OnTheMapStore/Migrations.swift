@@ -209,6 +209,7 @@ enum Schema {
             "ALTER TABLE sessions ADD COLUMN idle_expires_at BIGINT",
             "ALTER TABLE sessions ADD COLUMN confirmed_at BIGINT",
         ]},
+        Migration(version: 15, name: "courses: a map per class, the default course owning what was") { f in Courses.schema(f) },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -53,6 +53,13 @@ public protocol SQLFlavour: Sendable {
     /// Migration 11: the functions a location write that records its event in its own statement
     /// needs (`wire_time`, formatting as `WireTime` does); none where writes do not.
     var wireTimeFunctions: [String] { get }
+    /// Migration 15: `student_locations` gains `course_id` (default 1, the default course) and
+    /// loses the owner's unique key, its indexes and its count's triggers, which the migration
+    /// makes again led by the course.
+    var pinsInCourses: [String] { get }
+    /// Migration 15: the count of visible pins kept per course in `course_pin_counts` (inserted,
+    /// deleted, hidden, shown), a course's row made by its first pin.
+    var pinCountsPerCourse: [String] { get }
 }
 
 extension SQLFlavour {

@@ -44,7 +44,7 @@ extension SQLStore: ExternalLoginStore {
 
     public func insertAccount(_ account: Account, linkedTo identity: ExternalIdentity) async throws {
         do {
-            try await writer.perform(WriteUnit([Self.insert(account), Self.insert(identity)]) { _ in ((), []) })
+            try await writer.perform(WriteUnit(Self.insert(account) + [Self.insert(identity)]) { _ in ((), []) })
         } catch {
             if try await self.account(email: account.email) != nil { throw StoreError.emailTaken }
             if try await self.account(key: account.key) != nil { throw StoreError.keyTaken }

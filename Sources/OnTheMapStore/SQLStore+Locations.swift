@@ -22,21 +22,39 @@ extension SQLStore: LocationStore {
     var writesEventsInStatements: Bool { flavour.writesEventsInStatements }
 
     public func locations(_ query: LocationQuery) async throws -> LocationPage {
-        let condition = SQLBinaryExpression(query.filter.sqlExpression, .and, Self.visible)
-        var select = reader.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(condition)
-        for key in query.effectiveOrder {
-            select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
-        }
-        let page = query.limit == 0 ? [] : try await Self.locations(select.limit(query.limit).offset(query.skip).query, on: reader)
+        let course = CourseID.default
+        let page = query.limit == 0 ? [] : try await Self.locations(listQuery(query, in: course), on: reader)
         var count: Int?
         if query.includeCount, query.filter == .all {
-            count = try await reader.raw("SELECT row_count FROM row_counts WHERE table_name = 'student_locations'")
-                .first()?.decode(column: "row_count", as: Int.self) ?? 0
+            count = try await reader.raw("SELECT visible_pins FROM course_pin_counts WHERE course_id = \(bind: course.rawValue)")
+                .first()?.decode(column: "visible_pins", as: Int.self) ?? 0
         } else if query.includeCount {
-            count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(condition)
+            count = try await reader.select().column(SQLRaw("COUNT(*) AS total")).from("student_locations").where(listCondition(query, in: course))
                 .first()?.decode(column: "total", as: Int.self) ?? 0
         }
         return LocationPage(results: page, count: count)
+    }
+
+    /// The page `query` asks for in `course`: `locationColumns`, in the query's order.
+    func listQuery(_ query: LocationQuery, in course: CourseID) -> any SQLExpression {
+        var select = reader.select().column(SQLRaw(Self.locationColumns)).from("student_locations").where(listCondition(query, in: course))
+        for key in query.effectiveOrder {
+            select = select.orderBy(SQLColumn(key.field.columnName), key.descending ? SQLDirection.descending : .ascending)
+        }
+        return select.limit(query.limit).offset(query.skip).query
+    }
+
+    /// The pins `query` selects in `course`, visible ones only.
+    private func listCondition(_ query: LocationQuery, in course: CourseID) -> any SQLExpression {
+        SQLBinaryExpression(SQLBinaryExpression(Self.inCourse(course, for: query.filter), .and, query.filter.sqlExpression), .and, Self.visible)
+    }
+
+    /// The condition that a pin is in `course`, for a list with `filter`. A filter that names its
+    /// pins (by uniqueKey or objectId) is answered from that key's index, the course checked on the
+    /// few rows found: written `+course_id`, the course is no index key to the planner, which
+    /// otherwise (SQLite, without statistics) walks the whole course in order instead.
+    static func inCourse(_ course: CourseID, for filter: LocationFilter) -> any SQLExpression {
+        SQLRaw(filter.namesFewRows ? "+course_id = " : "course_id = ") + SQLBind(course.rawValue)
     }
 
     public func location(objectId: String) async throws -> OwnedLocation? {
@@ -56,7 +74,8 @@ extension SQLStore: LocationStore {
     public func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation] {
         try await Self.locations(SQLQueryString("""
             SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
-            WHERE object_id > \(bind: objectId ?? "") AND hidden_at IS NULL ORDER BY object_id LIMIT \(bind: limit)
+            WHERE course_id = \(bind: CourseID.default.rawValue) AND object_id > \(bind: objectId ?? "") AND hidden_at IS NULL
+            ORDER BY object_id LIMIT \(bind: limit)
             """), on: reader)
     }
 
@@ -70,7 +89,7 @@ extension SQLStore: LocationStore {
                     VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
                             \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
                             \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now))
-                    ON CONFLICT (owner_key) DO UPDATE SET
+                    ON CONFLICT (course_id, owner_key) DO UPDATE SET
                         unique_key = excluded.unique_key, first_name = excluded.first_name,
                         last_name = excluded.last_name, map_string = excluded.map_string,
                         media_url = excluded.media_url, latitude = excluded.latitude,

@@ -44,7 +44,7 @@ extension SQLStore: AccountStore {
 
     public func insertAccount(_ account: Account) async throws {
         do {
-            try await writer.run(Self.insert(account))
+            try await writer.perform(WriteUnit(Self.insert(account)) { _ in ((), []) })
         } catch {
             // Which constraint failed is worded differently by each database: ask the data instead.
             if try await self.account(email: account.email) != nil { throw StoreError.emailTaken }
@@ -53,12 +53,20 @@ extension SQLStore: AccountStore {
         }
     }
 
-    static func insert(_ account: Account) -> SQLQueryString {
-        """
-        INSERT INTO accounts (key, email, password_hash, first_name, last_name, is_admin, created_at)
-        VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
-                \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
-        """
+    /// The account, and its membership of every course that everyone joins (the default course,
+    /// unless an operator changed that).
+    static func insert(_ account: Account) -> [SQLQueryString] {
+        [
+            """
+            INSERT INTO accounts (key, email, password_hash, first_name, last_name, is_admin, created_at)
+            VALUES (\(bind: account.key), \(bind: account.email), \(bind: account.passwordHash),
+                    \(bind: account.firstName), \(bind: account.lastName), \(bind: account.isAdmin), \(bind: account.createdAt))
+            """,
+            """
+            INSERT INTO course_members (course_id, account_key, role, joined_at)
+            SELECT id, \(bind: account.key), 'student', \(bind: account.createdAt) FROM courses WHERE everyone_joins AND archived_at IS NULL
+            """,
+        ]
     }
 
     public func account(key: String) async throws -> Account? {

@@ -86,7 +86,7 @@ struct RestoreCommand: AsyncParsableCommand {
         let target = try await database.open(logger: logger)
         let held = try await DataCopy.counts(in: target.store)
         try await target.close()
-        if held.values.contains(where: { $0 > 0 }), !replace {
+        if DataCopy.holdsData(held), !replace {
             throw CommandFailure("restore: \(DataCopy.Failure.targetNotEmpty(counts: held).description)")
         }
         do {

@@ -138,9 +138,51 @@ import Testing
             #expect(try await store.account(provider: "school", subject: "subject-grace")?.key == "acct-grace")
             #expect(try await store.idempotencyKeyCount() == 1)
 
-            // And this version writes on it: a new pin, listed first.
+            // Courses (migration 15): the default course holds every pin, report and audit entry,
+            // every account is its member (the admin as its instructor), and its count is the
+            // visible pins'.
+            try await expectTheDefaultCourseHoldsEverything(in: store)
+            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true)).count == 2)
+
+            // And this version writes on it: a new pin, listed first; its author joined the default course.
             let newcomer = try await store.newAccount("After")
             _ = try await store.pin(newcomer, at: "After the upgrade", now: PreviousRelease.now + 1_000)
             #expect(try await store.locations(LocationQuery(limit: 100)).results.map(\.mapString).first == "After the upgrade")
+            #expect(try await column("SELECT role FROM course_members WHERE course_id = 1 AND account_key = '\(newcomer.key)'", in: store) == ["student"])
+            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true)).count == 3)
+    }
+
+    private func expectTheDefaultCourseHoldsEverything(in store: SQLStore) async throws {
+        #expect(try await column("SELECT slug || ':' || title FROM courses", in: store) == ["default:On The Map"])
+        #expect(try await column("SELECT account_key || ':' || role FROM course_members WHERE course_id = 1 ORDER BY account_key", in: store)
+            == ["acct-ada:instructor", "acct-grace:student", "acct-linus:student"])
+        for table in ["student_locations", "reports", "audit_log"] {
+            #expect(try await column("SELECT DISTINCT course_id FROM \(table)", in: store) == ["1"], "\(table)")
+        }
+        #expect(try await column("SELECT visible_pins FROM course_pin_counts WHERE course_id = 1", in: store) == ["2"])
+
+        // One pin per student per course: Grace may have another in a second course, not a second in this one.
+        try await store.writer.run(SQLQueryString("INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0)"))
+        let secondPin = """
+            INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url,
+                                           latitude, longitude, created_at, updated_at, course_id)
+            VALUES ('pin-grace-%@', 'acct-grace', 'acct-grace', 'Grace', 'Hopper', 'Here', '', 0, 0, 0, 0, %@)
+            """
+        try await store.writer.run(SQLQueryString(stringLiteral: secondPin.replacingOccurrences(of: "%@", with: "2")))
+        await #expect(throws: (any Error).self) {
+            try await store.writer.run(SQLQueryString(stringLiteral: secondPin.replacingOccurrences(of: "%@", with: "1")))
+        }
+        #expect(try await column("SELECT course_id || ':' || visible_pins FROM course_pin_counts ORDER BY course_id", in: store) == ["1:2", "2:1"])
+        try await store.writer.run(SQLQueryString("DELETE FROM student_locations WHERE course_id = 2"))
+        try await store.writer.run(SQLQueryString("DELETE FROM courses WHERE id = 2"))
+    }
+
+    /// The first column of `query`'s rows, as text.
+    private func column(_ query: String, in store: SQLStore) async throws -> [String] {
+        try await store.writer.run(SQLQueryString(stringLiteral: query)).map { row in
+            let name = try #require(row.allColumns.first)
+            if let number = try? row.decode(column: name, as: Int64.self) { return String(number) }
+            return try row.decode(column: name, as: String.self)
+        }
     }
 }
