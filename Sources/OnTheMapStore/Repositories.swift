@@ -57,24 +57,25 @@ extension SessionStore {
 
 /// Student locations.
 public protocol LocationStore: Sendable {
-    /// The page of locations `query` asks for, with the total count when it asks for one.
-    func locations(_ query: LocationQuery) async throws -> LocationPage
-    /// Up to `limit` visible locations in objectId order after `objectId`: all of them, a page at a
-    /// time (an export), whatever the table's size.
-    func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation]
-    /// A location by id, hidden or not (`hiddenAt` says): the public reads leave hidden ones out.
+    /// The page of `course`'s locations `query` asks for, with the total count when it asks for one.
+    func locations(_ query: LocationQuery, in course: CourseID) async throws -> LocationPage
+    /// Up to `limit` of `course`'s visible locations in objectId order after `objectId`: all of
+    /// them, a page at a time (an export), whatever the table's size.
+    func locations(in course: CourseID, after objectId: String?, limit: Int) async throws -> [StudentLocation]
+    /// A location by id, in whichever course (`course` says), hidden or not (`hiddenAt` says):
+    /// the public reads leave hidden ones out, and other courses' ones.
     func location(objectId: String) async throws -> OwnedLocation?
-    /// The account's location, hidden or not: its owner still sees it.
-    func location(ownerKey: String) async throws -> OwnedLocation?
-    /// Creates a location, or, when `ownerKey` already owns one, overwrites that one (keeping its
-    /// objectId, createdAt and, when an admin hid it, its hiding: nothing about it is announced).
-    /// `now` is in milliseconds.
-    func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation
-    /// Applies the present fields; nil when there is no such location. A hidden one stays hidden,
-    /// unannounced.
-    func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation?
-    /// False when there was no such location.
-    func deleteLocation(objectId: String) async throws -> Bool
+    /// The account's location in `course`, hidden or not: its owner still sees it.
+    func location(ownerKey: String, in course: CourseID) async throws -> OwnedLocation?
+    /// Creates a location in `course`, or, when `ownerKey` already owns one there, overwrites that
+    /// one (keeping its objectId, createdAt and, when an admin hid it, its hiding: nothing about it
+    /// is announced). `now` is in milliseconds.
+    func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64) async throws -> StudentLocation
+    /// Applies the present fields to `course`'s location; nil when it has no such location. A
+    /// hidden one stays hidden, unannounced.
+    func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation?
+    /// False when `course` had no such location.
+    func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool
 }
 
 /// Whether the database answers (for `/readyz`).
@@ -88,13 +89,16 @@ public struct OwnedLocation: Sendable, Equatable {
     public var ownerKey: String?
     /// When an admin hid it (milliseconds); nil while it shows.
     public var hiddenAt: Int64?
+    /// The course it was posted in.
+    public var course: CourseID
 
     public var isHidden: Bool { hiddenAt != nil }
 
-    public init(location: StudentLocation, ownerKey: String?, hiddenAt: Int64? = nil) {
+    public init(location: StudentLocation, ownerKey: String?, hiddenAt: Int64? = nil, course: CourseID = .default) {
         self.location = location
         self.ownerKey = ownerKey
         self.hiddenAt = hiddenAt
+        self.course = course
     }
 }
 
@@ -301,15 +305,17 @@ public enum AccountChange: Sendable, Equatable {
 }
 
 extension LocationStore {
-    /// Every visible location as `format`, handed to `write` a page of text at a time (header,
-    /// pages, footer): an export of any size in constant memory. Returns how many locations.
+    /// Every visible location of `course` as `format`, handed to `write` a page of text at a time
+    /// (header, pages, footer): an export of any size in constant memory. Returns how many locations.
     @discardableResult
-    public func export(as format: ExportFormat, pageSize: Int = 1000, to write: (String) async throws -> Void) async throws -> Int {
+    public func export(
+        _ course: CourseID, as format: ExportFormat, pageSize: Int = 1000, to write: (String) async throws -> Void
+    ) async throws -> Int {
         var count = 0
         try await write(format.header)
         var after: String?
         while true {
-            let page = try await locations(after: after, limit: pageSize)
+            let page = try await locations(in: course, after: after, limit: pageSize)
             var text = ""
             for location in page {
                 text += format.entry(location, first: count == 0)

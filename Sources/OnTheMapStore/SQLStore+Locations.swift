@@ -13,16 +13,16 @@ extension SQLStore: LocationStore {
 
     static let locationColumnNames = LocationColumn.allCases.map(\.name)
     static let locationColumns = locationColumnNames.joined(separator: ", ")
-    /// For reads that must know whether a pin is hidden (the public lists leave hidden ones out instead).
-    static let locationColumnsAndHidden = locationColumns + ", hidden_at"
+    /// For reads that must know whether a pin is hidden (the public lists leave hidden ones out
+    /// instead) and its course (the lists ask for one).
+    static let locationColumnsAndHidden = locationColumns + ", hidden_at, course_id"
     /// Only pins an admin has not hidden: every public read has it.
     static let visible = SQLRaw("hidden_at IS NULL")
 
     /// Whether location writes record their events in their own statement (`LocationWriteSQL`).
     var writesEventsInStatements: Bool { flavour.writesEventsInStatements }
 
-    public func locations(_ query: LocationQuery) async throws -> LocationPage {
-        let course = CourseID.default
+    public func locations(_ query: LocationQuery, in course: CourseID) async throws -> LocationPage {
         let page = query.limit == 0 ? [] : try await Self.locations(listQuery(query, in: course), on: reader)
         var count: Int?
         if query.includeCount, query.filter == .all {
@@ -63,32 +63,34 @@ extension SQLStore: LocationStore {
             .first().map(Self.owned(from:))
     }
 
-    public func location(ownerKey: String) async throws -> OwnedLocation? {
+    public func location(ownerKey: String, in course: CourseID) async throws -> OwnedLocation? {
         guard ownerKey.isStorable else { return nil }
-        return try await reader.raw("SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations WHERE owner_key = \(bind: ownerKey)")
-            .first().map(Self.owned(from:))
+        return try await reader.raw("""
+            SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations
+            WHERE course_id = \(bind: course.rawValue) AND owner_key = \(bind: ownerKey)
+            """).first().map(Self.owned(from:))
     }
 
     /// Up to `limit` locations in object id order, from after `objectId`: every location, a page at
     /// a time (an export), whatever the table's size.
-    public func locations(after objectId: String?, limit: Int) async throws -> [StudentLocation] {
+    public func locations(in course: CourseID, after objectId: String?, limit: Int) async throws -> [StudentLocation] {
         try await Self.locations(SQLQueryString("""
             SELECT \(unsafeRaw: Self.locationColumns) FROM student_locations
-            WHERE course_id = \(bind: CourseID.default.rawValue) AND object_id > \(bind: objectId ?? "") AND hidden_at IS NULL
+            WHERE course_id = \(bind: course.rawValue) AND object_id > \(bind: objectId ?? "") AND hidden_at IS NULL
             ORDER BY object_id LIMIT \(bind: limit)
             """), on: reader)
     }
 
-    public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, now: Int64) async throws -> StudentLocation {
+    public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64) async throws -> StudentLocation {
         for attempt in 1...3 {
             let objectId = Identifiers.objectId()
             do {
                 // One statement, so an overwrite can never leave two pins for one account.
                 let upsert = SQLQueryString("""
-                    INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns))
+                    INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns), course_id)
                     VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
                             \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
-                            \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now))
+                            \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now), \(bind: course.rawValue))
                     ON CONFLICT (course_id, owner_key) DO UPDATE SET
                         unique_key = excluded.unique_key, first_name = excluded.first_name,
                         last_name = excluded.last_name, map_string = excluded.map_string,
@@ -119,7 +121,7 @@ extension SQLStore: LocationStore {
         throw StoreError.keyTaken
     }
 
-    public func updateLocation(objectId: String, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
+    public func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
         guard objectId.isStorable else { return nil }
         var assignments: [any SQLExpression] = [SQLRaw("updated_at = ") + SQLBind(now)]
         func set(_ column: String, _ value: (any Encodable & Sendable)?) {
@@ -134,7 +136,7 @@ extension SQLStore: LocationStore {
         set("longitude", fields.longitude)
         let update = SQLList([
             SQLRaw("UPDATE student_locations SET "), SQLList(assignments),
-            SQLRaw(" WHERE object_id = "), SQLBind(objectId),
+            SQLRaw(" WHERE object_id = "), SQLBind(objectId), SQLRaw(" AND course_id = "), SQLBind(course.rawValue),
             SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
         ], separator: SQLRaw(""))
         // An update that sets every field (as the old apps' overwrite does) knows the pin's JSON
@@ -155,9 +157,11 @@ extension SQLStore: LocationStore {
         })
     }
 
-    public func deleteLocation(objectId: String) async throws -> Bool {
+    public func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool {
         guard objectId.isStorable else { return false }
-        let delete = SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id")
+        let delete = SQLQueryString("""
+            DELETE FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue) RETURNING object_id
+            """)
         let recordsItsEvents = writesEventsInStatements
         let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.system.nowMillis()) : delete
         return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
@@ -188,20 +192,23 @@ extension SQLStore: LocationStore {
                 createdAt: try row.decode(column: LocationColumn.createdAt.name, as: Int64.self),
                 updatedAt: try row.decode(column: LocationColumn.updatedAt.name, as: Int64.self)),
             ownerKey: try row.optionalString(column: LocationColumn.ownerKey.name),
-            hiddenAt: row.contains(column: "hidden_at") ? try row.optionalInt64(column: "hidden_at") : nil)
+            hiddenAt: row.contains(column: "hidden_at") ? try row.optionalInt64(column: "hidden_at") : nil,
+            course: row.contains(column: "course_id") ? CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)) : .default)
     }
 }
 
 extension SQLStore {
-    /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at`, when asked
-    /// for), read by position.
+    /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at` and
+    /// `course_id`, when asked for), read by position.
     static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
-        let hidden = locationColumnNames.count
+        let hidden = locationColumnNames.count, course = hidden + 1
         let hasHidden = row.columnNames.count > hidden && row.columnNames[hidden] == "hidden_at"
+        let hasCourse = row.columnNames.count > course && row.columnNames[course] == "course_id"
         return OwnedLocation(
             location: try location(fromPositional: row),
             ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try row.string(at: LocationColumn.ownerKey.rawValue),
-            hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil)
+            hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil,
+            course: hasCourse ? CourseID(rawValue: try row.int64(at: course)) : .default)
     }
 
     /// The pin alone, for the lists, which need neither its owner nor whether it is hidden.

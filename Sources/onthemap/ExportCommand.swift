@@ -44,7 +44,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let chosen = chosenFormat
         let exportAll = { (engine: any DatabaseEngine, write: (String) async throws -> Void) async throws -> Int in
-            accounts ? try await engine.store.exportAccounts(as: chosen, to: write) : try await engine.store.export(as: chosen, to: write)
+            accounts ? try await engine.store.exportAccounts(as: chosen, to: write) : try await engine.store.export(.default, as: chosen, to: write)
         }
         if let output, FileManager.default.fileExists(atPath: output) {
             throw CommandFailure("export: \(output) already exists")

@@ -41,7 +41,7 @@ import Testing
             #expect(updated.name == "updated")
             #expect(try updated.object()["mapString"] as? String == "Cusco, Peru")
 
-            #expect(try await server.store.deleteLocation(objectId: id))
+            #expect(try await server.store.deleteLocation(objectId: id, in: .default))
             let deleted = try #require(try await stream.next())
             #expect(deleted.name == "deleted")
             #expect(try deleted.object() as NSDictionary == ["objectId": id])
@@ -62,7 +62,7 @@ import Testing
             let others = [try await server.signUp(), try await server.signUp()]
             let b = try await server.postLocation(as: others[0], mapString: "Second")
             let c = try await server.postLocation(as: others[1], mapString: "Third")
-            #expect(try await server.store.deleteLocation(objectId: a))
+            #expect(try await server.store.deleteLocation(objectId: a, in: .default))
             try await server.store.waitUntilEventsAreFinal()
             let again = try await EventStreamClient(port: port, headers: [("Last-Event-ID", seen)])
             let missed = try await again.events(through: "ready")

@@ -47,7 +47,7 @@ import Testing
                 _ = try await server.store.saveLocation(
                     CompleteLocationFields(uniqueKey: "k\(index)", firstName: "F", lastName: "L", mapString: "M",
                                            mediaURL: "https://a.b", latitude: 0, longitude: 0),
-                    ownerKey: index == 0 ? student.key : nil, now: Int64(index))
+                    ownerKey: index == 0 ? student.key : nil, in: .default, now: Int64(index))
             }
             #expect(try results(try await server.send(.get, "/v1/StudentLocation")).count == 100)
             #expect(try results(try await server.send(.get, "/v1/StudentLocation?limit=5000")).count == 120)

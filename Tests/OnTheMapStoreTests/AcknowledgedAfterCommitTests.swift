@@ -26,9 +26,9 @@ struct AcknowledgedAfterCommitTests {
 
             // Refused as the database being away is (a 503 with Retry-After): the write did not take.
             let pinRefused = await #expect(throws: StoreError.self) { try await store.pin(owner, at: "Refused at commit") }
-            let deleteRefused = await #expect(throws: StoreError.self) { try await store.deleteLocation(objectId: before.objectId) }
+            let deleteRefused = await #expect(throws: StoreError.self) { try await store.deleteLocation(objectId: before.objectId, in: .default) }
             #expect([pinRefused, deleteRefused].allSatisfy { $0?.isUnavailable == true }, "\(String(describing: pinRefused))")
-            #expect(try await store.location(ownerKey: owner.key)?.location.mapString == "Before")
+            #expect(try await store.location(ownerKey: owner.key, in: .default)?.location.mapString == "Before")
             try await store.waitUntilEventsAreFinal()
             #expect(try await store.locationEvents(after: lastEvent, limit: 10).isEmpty)
 

@@ -54,7 +54,7 @@ import Testing
                 #expect(readsTheKeysIndex(plan, engine: temporary.engine), "\(name): \(plan)")
             }
             // And they answer from the course asked for only.
-            let page = try await store.locations(LocationQuery(limit: 100, filter: .oneOf(.uniqueKey, [.text("u17")], negated: false)))
+            let page = try await store.locations(LocationQuery(limit: 100, filter: .oneOf(.uniqueKey, [.text("u17")], negated: false)), in: .default)
             #expect(page.results.map(\.objectId) == ["mine-17"])
             try await database.close()
         }

@@ -29,11 +29,11 @@ import Testing
         _ = try await store.saveLocation(
             CompleteLocationFields(uniqueKey: zoë.key, firstName: "Zoë", lastName: "Ψ", mapString: "Zürich\nline two",
                                    mediaURL: "https://example.org/ü", latitude: 0.1 + 0.2, longitude: -1e-7),
-            ownerKey: zoë.key, now: 1_700_000_000_001)
+            ownerKey: zoë.key, in: .default, now: 1_700_000_000_001)
         let legacy = try await store.saveLocation(
             CompleteLocationFields(uniqueKey: "legacy", firstName: "", lastName: "", mapString: "Honolulu",
                                    mediaURL: "javascript:alert(1)", latitude: 21.31, longitude: -157.86),
-            ownerKey: nil, now: 1_000_000_000_000)
+            ownerKey: nil, in: .default, now: 1_000_000_000_000)
         // The moderation record: a report, an admin's hiding of the pin (audited), a reset link.
         _ = try await store.insertReport(objectId: legacy.objectId, reporterKey: zoë.key, reason: .spam, now: 1_700_000_000_002)
         let audit = AuditEntry(at: 1_700_000_000_003, actorKey: admin.key, actorEmail: admin.email, action: .hideLocation,
@@ -62,8 +62,8 @@ import Testing
             #expect(try await middle.store.reports(openOnly: false, limit: 10) == source.store.reports(openOnly: false, limit: 10))
             // Read through the store, not only the checksum: every field, and the kept count.
             let all = LocationQuery(limit: 100, order: [SortKey(.objectId, descending: false)], includeCount: true)
-            #expect(try await returned.store.locations(all) == source.store.locations(all))
-            #expect(try await middle.store.locations(all) == source.store.locations(all))
+            #expect(try await returned.store.locations(all, in: .default) == source.store.locations(all, in: .default))
+            #expect(try await middle.store.locations(all, in: .default) == source.store.locations(all, in: .default))
             #expect(try await returned.store.allAccounts() == source.store.allAccounts())
             #expect(try await middle.store.account(email: "root@example.com")?.isAdmin == true)
             #expect(try await middle.store.account(sessionTokenHash: "t1", now: 10) != nil)

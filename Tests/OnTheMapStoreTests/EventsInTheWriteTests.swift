@@ -47,15 +47,15 @@ import Testing
                 for location in saved {
                     let every = LocationFields(uniqueKey: location.uniqueKey, firstName: "Ünï \"c\"", lastName: location.lastName, mapString: "Put",
                                                mediaURL: location.mediaURL, latitude: -12.5, longitude: 1e-7)
-                    updated.append(try #require(try await store.updateLocation(objectId: location.objectId, with: every, now: WallClock.system.nowMillis())))
+                    updated.append(try #require(try await store.updateLocation(objectId: location.objectId, in: .default, with: every, now: WallClock.system.nowMillis())))
                 }
             }
             var one: StudentLocation?
             let partial = try await recorded {
-                one = try await store.updateLocation(objectId: saved[0].objectId, with: LocationFields(mapString: "Partly"), now: WallClock.system.nowMillis())
+                one = try await store.updateLocation(objectId: saved[0].objectId, in: .default, with: LocationFields(mapString: "Partly"), now: WallClock.system.nowMillis())
             }
             let deletions = try await recorded {
-                for location in saved { _ = try await store.deleteLocation(objectId: location.objectId) }
+                for location in saved { _ = try await store.deleteLocation(objectId: location.objectId, in: .default) }
             }
             var fresh: StudentLocation?
             let creation = try await recorded { fresh = try await store.pin(try await store.newAccount("New"), at: "Lima") }

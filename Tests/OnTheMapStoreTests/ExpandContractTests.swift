@@ -29,7 +29,7 @@ import Testing
             let other = try await again.store.newAccount("After")
             let moved = try await again.store.pin(student, at: "Moved after the upgrade")
             _ = try await again.store.pin(other, at: "New after the upgrade")
-            let page = try await again.store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)]))
+            let page = try await again.store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)]), in: .default)
             #expect(page.results.map(\.mapString) == ["Moved after the upgrade", "New after the upgrade"])
             #expect(try await again.store.location(objectId: moved.objectId)?.location == moved)
             try await again.store.waitUntilEventsAreFinal()

@@ -12,7 +12,7 @@ import Testing
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
-            func kept() async throws -> Int? { try await store.locations(LocationQuery(limit: 0, includeCount: true)).count }
+            func kept() async throws -> Int? { try await store.locations(LocationQuery(limit: 0, includeCount: true), in: .default).count }
             let imported = (0..<3_000).map { index in
                 StudentLocation(objectId: "bulk\(index)", uniqueKey: "u\(index)", firstName: "F", lastName: "L", mapString: "Place \(index)",
                                 mediaURL: "https://example.com", latitude: 1, longitude: 2, createdAt: 1_000, updatedAt: 1_000)

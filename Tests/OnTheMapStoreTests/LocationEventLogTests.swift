@@ -26,7 +26,7 @@ import Testing
             let second = try await logged()
             #expect(second.map(\.kind) == [.updated] && second.map(\.payload) == [LocationJSON.object(overwritten)])
             #expect(second[0].objectId == created.objectId && second[0].id > first[0].id)
-            #expect(try await store.updateLocation(objectId: "nonexistent", with: LocationFields(mapString: "X"), now: 1) == nil)
+            #expect(try await store.updateLocation(objectId: "nonexistent", in: .default, with: LocationFields(mapString: "X"), now: 1) == nil)
             #expect(try await store.deleteAccount(key: ada.key))
             let third = try await logged()
             #expect(third.map(\.kind) == [.deleted] && third.map(\.payload) == [nil] && third[0].objectId == created.objectId)

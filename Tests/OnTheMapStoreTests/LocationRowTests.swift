@@ -25,7 +25,7 @@ import Testing
             _ = try await store.saveLocation(
                 CompleteLocationFields(uniqueKey: "anonymous", firstName: "No", lastName: "Owner", mapString: "Lima, Peru",
                                        mediaURL: "https://example.org", latitude: -12.05, longitude: -77.04),
-                ownerKey: nil, now: 1_700_000_000_123)
+                ownerKey: nil, in: .default, now: 1_700_000_000_123)
             let rows = try await store.reader.raw("SELECT \(unsafeRaw: SQLStore.locationColumns) FROM student_locations").all()
             #expect(rows.count == 2)
             for row in rows {

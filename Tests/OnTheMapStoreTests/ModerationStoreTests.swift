@@ -21,7 +21,7 @@ import Testing
             }
             _ = try await store.setHidden(objectId: otherPin.objectId, hiddenAt: 5_000, audit: audit(.hideLocation, otherPin.objectId, at: 5_000))
             func visible() async throws -> [String] {
-                try await store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)])).results.map(\.mapString)
+                try await store.locations(LocationQuery(limit: 10, order: [SortKey(.mapString, descending: false)]), in: .default).results.map(\.mapString)
             }
             #expect(try await visible() == ["Trolling"])
             // From after the hiding's event, once final (see `waitUntilEventsAreFinal`).

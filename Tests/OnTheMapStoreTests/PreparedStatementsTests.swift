@@ -56,8 +56,8 @@ import Testing
             // The store's own statements, repeated, answer the same as the first time.
             let owner = try await store.newAccount("Repeat")
             try await store.pin(owner, at: "Again")
-            let first = try await store.locations(LocationQuery(limit: 10))
-            for _ in 0..<8 { #expect(try await store.locations(LocationQuery(limit: 10)) == first) }
+            let first = try await store.locations(LocationQuery(limit: 10), in: .default)
+            for _ in 0..<8 { #expect(try await store.locations(LocationQuery(limit: 10), in: .default) == first) }
             try await database.close()
         }
     }

@@ -122,12 +122,12 @@ import Testing
             #expect(oldSession.account.key == "acct-grace" && oldSession.idleExpiresAt == nil)
 
             // The pins: the visible ones listed newest first, exactly as stored; the hidden one kept.
-            let page = try await store.locations(LocationQuery(limit: 100))
+            let page = try await store.locations(LocationQuery(limit: 100), in: .default)
             #expect(page.results.map(\.objectId) == ["pin-grace", "pin-ada"])
             #expect(page.results.first?.mapString == "Arlington, VA ")
             let hidden = try #require(try await store.location(objectId: "pin-linus"))
             #expect(hidden.hiddenAt == PreviousRelease.now - 500 && hidden.ownerKey == "acct-linus")
-            #expect(try await store.location(ownerKey: "acct-grace")?.location.objectId == "pin-grace")
+            #expect(try await store.location(ownerKey: "acct-grace", in: .default)?.location.objectId == "pin-grace")
 
             // Moderation: the open report, the audit log's entry.
             let reported = try await store.reportedPins(openOnly: true, limit: 10, skip: 0)
@@ -142,14 +142,14 @@ import Testing
             // every account is its member (the admin as its instructor), and its count is the
             // visible pins'.
             try await expectTheDefaultCourseHoldsEverything(in: store)
-            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true)).count == 2)
+            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true), in: .default).count == 2)
 
             // And this version writes on it: a new pin, listed first; its author joined the default course.
             let newcomer = try await store.newAccount("After")
             _ = try await store.pin(newcomer, at: "After the upgrade", now: PreviousRelease.now + 1_000)
-            #expect(try await store.locations(LocationQuery(limit: 100)).results.map(\.mapString).first == "After the upgrade")
+            #expect(try await store.locations(LocationQuery(limit: 100), in: .default).results.map(\.mapString).first == "After the upgrade")
             #expect(try await column("SELECT role FROM course_members WHERE course_id = 1 AND account_key = '\(newcomer.key)'", in: store) == ["student"])
-            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true)).count == 3)
+            #expect(try await store.locations(LocationQuery(limit: 0, includeCount: true), in: .default).count == 3)
     }
 
     private func expectTheDefaultCourseHoldsEverything(in store: SQLStore) async throws {

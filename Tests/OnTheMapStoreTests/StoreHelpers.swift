@@ -12,10 +12,12 @@ extension SQLStore {
 
     /// Saves a pin for `owner` at `place`.
     @discardableResult
-    func pin(_ owner: Account, at place: String, now: Int64 = WallClock.system.nowMillis()) async throws -> StudentLocation {
+    func pin(
+        _ owner: Account, at place: String, in course: CourseID = .default, now: Int64 = WallClock.system.nowMillis()
+    ) async throws -> StudentLocation {
         try await saveLocation(
             CompleteLocationFields(uniqueKey: owner.key, firstName: owner.firstName, lastName: owner.lastName,
                                    mapString: place, mediaURL: "https://example.com/\(owner.key)", latitude: 1, longitude: 2),
-            ownerKey: owner.key, now: now)
+            ownerKey: owner.key, in: course, now: now)
     }
 }

@@ -41,10 +41,10 @@ import Testing
                         pin = try await store.pin(account, at: "Second \(student)")
                         if student % 3 == 0 {
                             pin = try #require(try await store.updateLocation(
-                                objectId: pin.objectId, with: LocationFields(mapString: "Moved \(student)"), now: WallClock.system.nowMillis()))
+                                objectId: pin.objectId, in: .default, with: LocationFields(mapString: "Moved \(student)"), now: WallClock.system.nowMillis()))
                         }
                         if student % 4 == 0 {
-                            #expect(try await store.deleteLocation(objectId: pin.objectId))
+                            #expect(try await store.deleteLocation(objectId: pin.objectId, in: .default))
                             return (account.key, nil)
                         }
                         return (account.key, pin)
@@ -59,9 +59,9 @@ import Testing
 
             let reopened = try await temporary.open()
             for (key, pin) in expected {
-                #expect(try await reopened.store.location(ownerKey: key)?.location == pin)
+                #expect(try await reopened.store.location(ownerKey: key, in: .default)?.location == pin)
             }
-            let all = try await reopened.store.locations(LocationQuery(limit: 1000, includeCount: true))
+            let all = try await reopened.store.locations(LocationQuery(limit: 1000, includeCount: true), in: .default)
             #expect(all.count == expected.values.compactMap { $0 }.count)
             if Self.onSQLite {
                 // 40 accounts, 80 saves, 14 moves, 10 deletes: each answered by the one writer.
@@ -109,9 +109,9 @@ import Testing
             let created = try await store.pin(ada, at: "London")
             let overwritten = try await store.pin(ada, at: "Paris")
             let moved = try #require(try await store.updateLocation(
-                objectId: created.objectId, with: LocationFields(mapString: "Rome"), now: WallClock.system.nowMillis()))
-            #expect(try await store.deleteLocation(objectId: created.objectId))
-            #expect(try await !store.deleteLocation(objectId: created.objectId))
+                objectId: created.objectId, in: .default, with: LocationFields(mapString: "Rome"), now: WallClock.system.nowMillis()))
+            #expect(try await store.deleteLocation(objectId: created.objectId, in: .default))
+            #expect(try await !store.deleteLocation(objectId: created.objectId, in: .default))
             let again = try await store.pin(ada, at: "Oslo")
             #expect(try await store.deleteAccount(key: ada.key))
             let changes = seen.withLockedValue { $0 }
@@ -161,7 +161,7 @@ import Testing
                 .map { try $0.decode(column: "version", as: Int.self) }
             #expect(versions == Schema.migrations.map(\.version))
             try await b.store.pin(try await b.store.newAccount("B"), at: "Somewhere")
-            #expect(try await a.store.locations(LocationQuery(includeCount: true)).count == 1)
+            #expect(try await a.store.locations(LocationQuery(includeCount: true), in: .default).count == 1)
             try await a.close()
             try await b.close()
         }

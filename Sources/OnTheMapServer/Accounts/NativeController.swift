@@ -26,7 +26,7 @@ struct NativeController: Sendable {
     /// admin has hidden it from everyone else (`locationHidden` says so).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.requireCaller()
-        let owned = try await locations.location(ownerKey: caller.account.key)
+        let owned = try await locations.location(ownerKey: caller.account.key, in: context.course)
         return try JSONResponse.make(MeBody(account: .init(caller.account), location: Nullable(owned?.location), locationHidden: owned?.isHidden ?? false))
     }
 

@@ -45,7 +45,7 @@ struct AdminController: Sendable {
         if let isAdmin = body.flag("isAdmin") { account = try await service.setAdmin(key, to: isAdmin, by: admin) }
         if let disabled = body.flag("disabled") { account = try await service.setDisabled(key, to: disabled, by: admin) }
         guard let account else { throw APIError.validation("isAdmin", "Send isAdmin or disabled, true or false.") }
-        return try JSONResponse.make(AdminAccountBody(account, pin: try await locations.location(ownerKey: key)))
+        return try JSONResponse.make(AdminAccountBody(account, pin: try await locations.location(ownerKey: key, in: context.course)))
     }
 
     /// A one-time link the admin passes on; it lets the student choose a new password for 72 hours.
@@ -107,8 +107,9 @@ struct AdminController: Sendable {
         }
         headers[.contentDisposition] = "attachment; filename=\"on-the-map.\(format.rawValue)\""
         headers[.cacheControl] = "no-store"
+        let course = context.course
         return Response(status: .ok, headers: headers, body: ResponseBody { [locations] writer in
-            try await locations.export(as: format) { try await writer.write(ByteBuffer(string: $0)) }
+            try await locations.export(course, as: format) { try await writer.write(ByteBuffer(string: $0)) }
             try await writer.finish(nil)
         })
     }

@@ -28,30 +28,30 @@ struct LocationService: Sendable {
         case cached(LatestListCache.Entry)
     }
 
-    /// The encoded `{"results": [...]}` (with `count` when asked) for `query`.
+    /// The encoded `{"results": [...]}` (with `count` when asked) for `query` in `course`.
     /// Reads run in the lane their cost calls for; a cache hit reads nothing.
-    func list(_ query: LocationQuery) async throws -> ListAnswer {
-        if query.isDefaultList {
-            return .cached(try await cache.get { [self] in try await read(query) })
+    func list(_ query: LocationQuery, in course: CourseID) async throws -> ListAnswer {
+        if query.isDefaultList, course == .default {
+            return .cached(try await cache.get { [self] in try await read(query, in: course) })
         }
-        return .page(try await read(query))
+        return .page(try await read(query, in: course))
     }
 
     /// The encoded page, read in the query's lane.
-    private func read(_ query: LocationQuery) async throws -> ByteBuffer {
-        try await lanes.lane(for: query).run { Self.encode(try await store.locations(query)) }
+    private func read(_ query: LocationQuery, in course: CourseID) async throws -> ByteBuffer {
+        try await lanes.lane(for: query).run { Self.encode(try await store.locations(query, in: course)) }
     }
 
-    /// A location as the public sees it: a hidden one is not there.
-    func location(objectId: String) async throws -> StudentLocation {
-        guard let owned = try await store.location(objectId: objectId), !owned.isHidden else {
+    /// A location of `course` as the public sees it: a hidden one is not there, nor another course's.
+    func location(objectId: String, in course: CourseID) async throws -> StudentLocation {
+        guard let owned = try await store.location(objectId: objectId), owned.course == course, !owned.isHidden else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         return owned.location
     }
 
-    /// Creates the writer's location, or overwrites the one their account already has.
-    func create(_ fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
+    /// Creates the writer's location in `course`, or overwrites the one their account already has there.
+    func create(_ fields: LocationFields, in course: CourseID, by writer: Writer) async throws -> StudentLocation {
         let complete = try fields.requireComplete()
         let saved: StudentLocation
         if let caller = writer.caller {
@@ -59,16 +59,16 @@ struct LocationService: Sendable {
             owned.uniqueKey = caller.account.key
             owned.firstName = caller.account.firstName
             owned.lastName = caller.account.lastName
-            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, now: clock.nowMillis())
+            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, in: course, now: clock.nowMillis())
         } else {
-            saved = try await store.saveLocation(complete, ownerKey: nil, now: clock.nowMillis())
+            saved = try await store.saveLocation(complete, ownerKey: nil, in: course, now: clock.nowMillis())
         }
         return saved
     }
 
-    /// Applies the present fields to a location the writer may change.
-    func update(objectId: String, with fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
-        let owned = try await modifiable(objectId, by: writer)
+    /// Applies the present fields to a location of `course` the writer may change.
+    func update(objectId: String, in course: CourseID, with fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
+        let owned = try await modifiable(objectId, in: course, by: writer)
         var fields = fields
         if owned.ownerKey != nil {
             // An owned pin always shows its owner: identity fields come from the account, never the body.
@@ -76,15 +76,15 @@ struct LocationService: Sendable {
             fields.firstName = nil
             fields.lastName = nil
         }
-        guard let updated = try await store.updateLocation(objectId: objectId, with: fields, now: clock.nowMillis()) else {
+        guard let updated = try await store.updateLocation(objectId: objectId, in: course, with: fields, now: clock.nowMillis()) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         return updated
     }
 
-    func delete(objectId: String, by writer: Writer) async throws {
-        _ = try await modifiable(objectId, by: writer)
-        guard try await store.deleteLocation(objectId: objectId) else {
+    func delete(objectId: String, in course: CourseID, by writer: Writer) async throws {
+        _ = try await modifiable(objectId, in: course, by: writer)
+        guard try await store.deleteLocation(objectId: objectId, in: course) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
     }
@@ -101,10 +101,10 @@ struct LocationService: Sendable {
         }
     }
 
-    /// The location if the writer may change it: its owner, an admin, or anyone for an anonymous
-    /// legacy pin in `open` mode.
-    private func modifiable(_ objectId: String, by writer: Writer) async throws -> OwnedLocation {
-        guard let owned = try await store.location(objectId: objectId) else {
+    /// The location of `course` if the writer may change it: its owner, an admin, or anyone for an
+    /// anonymous legacy pin in `open` mode. Another course's is not there.
+    private func modifiable(_ objectId: String, in course: CourseID, by writer: Writer) async throws -> OwnedLocation {
+        guard let owned = try await store.location(objectId: objectId), owned.course == course else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         if let caller = writer.caller, caller.account.isAdmin || caller.account.key == owned.ownerKey { return owned }

@@ -22,8 +22,8 @@ struct StudentLocationController: Sendable {
         let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit, maxSkip: service.maxSkip)
         // An expensive query is stopped, running or waiting in its lane, when its client goes.
         let answer = query.isIndexed
-            ? try await service.list(query)
-            : try await context.untilClientLeaves { [service] in try await service.list(query) }
+            ? try await service.list(query, in: context.course)
+            : try await context.untilClientLeaves { [service] in try await service.list(query, in: context.course) }
         switch answer {
         case .page(let body):
             return JSONResponse.raw(body)
@@ -37,14 +37,14 @@ struct StudentLocationController: Sendable {
         let writer = try await self.writer(of: request, context: context)
         try await service.admit(writer)
         let fields = try LocationFields.parse(try await RequestJSON.value(of: request))
-        let saved = try await service.create(fields, by: writer)
+        let saved = try await service.create(fields, in: context.course, by: writer)
         let body = CreatedBody(createdAt: WireTime.formatMillis(saved.createdAt), objectId: saved.objectId)
         if context.facts.family == .v1Locations { return try JSONResponse.make(body) }
         return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId)])
     }
 
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(try await service.location(objectId: try objectId(context)))
+        try JSONResponse.make(try await service.location(objectId: try objectId(context), in: context.course))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -52,7 +52,7 @@ struct StudentLocationController: Sendable {
         let writer = try await self.writer(of: request, context: context)
         try await service.admit(writer)
         let fields = try LocationFields.parse(try await RequestJSON.value(of: request))
-        let updated = try await service.update(objectId: objectId, with: fields, by: writer)
+        let updated = try await service.update(objectId: objectId, in: context.course, with: fields, by: writer)
         return try JSONResponse.make(UpdatedBody(updatedAt: WireTime.formatMillis(updated.updatedAt)))
     }
 
@@ -60,7 +60,7 @@ struct StudentLocationController: Sendable {
         let objectId = try objectId(context)
         let writer = try await self.writer(of: request, context: context)
         try await service.admit(writer)
-        try await service.delete(objectId: objectId, by: writer)
+        try await service.delete(objectId: objectId, in: context.course, by: writer)
         return try JSONResponse.make(EmptyBody())
     }
 

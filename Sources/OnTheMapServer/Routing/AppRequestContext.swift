@@ -25,6 +25,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Where the request came from, by the proxy rule (`RequestFactsMiddleware`).
     var clientAddress: String { facts.clientAddress }
 
+    /// The course the request is for: the default one at the root.
+    var course: CourseID { facts.course }
+
     /// The logged-in caller, or nil: looked up on first use, at most once per request.
     func caller() async throws -> Caller? { try await facts.caller() }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import OnTheMapModel
 import NIOConcurrencyHelpers
 
 /// What is known about one request, worked out once and read by everything after: the client's
@@ -10,6 +11,8 @@ final class RequestFacts: Sendable {
     private struct State {
         var clientAddress = "unknown"
         var family: PathFamily?
+        /// The default course unless the request came under `/c/{slug}` (`CourseMount`).
+        var course = CourseID.default
         /// Its headers are read for the session credential only when the caller is asked for: the
         /// list reads never parse a cookie.
         var request: Request?
@@ -34,6 +37,11 @@ final class RequestFacts: Sendable {
     var family: PathFamily? {
         get { state.withLockedValue(\.family) }
         set { state.withLockedValue { $0.family = newValue } }
+    }
+
+    var course: CourseID {
+        get { state.withLockedValue(\.course) }
+        set { state.withLockedValue { $0.course = newValue } }
     }
 
     func caller() async throws -> Caller? {

@@ -48,7 +48,7 @@ extension KitSuite {
             // The server goes; while it is away the pin is deleted behind its back (as the CLI
             // would), and it comes back on the same port.
             try await server.stop()
-            #expect(try await server.database.store.deleteLocation(objectId: first.objectId))
+            #expect(try await server.database.store.deleteLocation(objectId: first.objectId, in: .default))
             try await server.start()
 
             // The sequence reconnects with the last id it delivered: what it missed, then ready.

@@ -117,7 +117,7 @@ struct TestServer {
 
     /// Everything the store holds, for "a rejected request changes nothing" checks.
     func snapshot() async throws -> StoreSnapshot {
-        let page = try await store.locations(LocationQuery(limit: 100_000, order: [SortKey(.objectId, descending: false)]))
+        let page = try await store.locations(LocationQuery(limit: 100_000, order: [SortKey(.objectId, descending: false)]), in: .default)
         let accounts = try await store.allAccounts()
         let sessions = try await store.reader.raw("SELECT COUNT(*) AS n FROM sessions").first()!.decode(column: "n", as: Int.self)
         return StoreSnapshot(locations: page.results, accounts: accounts, sessionCount: sessions)
