@@ -11,8 +11,7 @@ import Testing
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
-            try await store.writer.run(SQLQueryString("INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0)"))
-            let cs101 = CourseID(rawValue: 2)
+            let cs101 = try await store.newCourse("cs101")
             let grace = try await store.newAccount("Grace"), alan = try await store.newAccount("Alan")
 
             let graceHere = try await store.pin(grace, at: "Arlington")

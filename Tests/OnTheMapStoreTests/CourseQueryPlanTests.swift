@@ -32,7 +32,7 @@ import Testing
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
-            try await store.writer.run(SQLQueryString("INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0)"))
+            let other = try await store.newCourse("cs101")
             // The other course's pins first (imported into the default course, then moved), then the default course's.
             for course in ["other", "mine"] {
                 let pins = (0..<Self.perCourse).map { index in
@@ -41,7 +41,7 @@ import Testing
                                     createdAt: Int64(index), updatedAt: Int64(index))
                 }
                 _ = try await store.importLocations(pins)
-                if course == "other" { try await store.writer.run(SQLQueryString("UPDATE student_locations SET course_id = 2 WHERE course_id = 1")) }
+                if course == "other" { try await store.writer.run(SQLQueryString("UPDATE student_locations SET course_id = \(bind: other.rawValue)")) }
             }
             if temporary.engine == .postgres { try await store.writer.run(SQLQueryString("ANALYZE student_locations")) }
 

@@ -162,19 +162,20 @@ import Testing
         #expect(try await column("SELECT visible_pins FROM course_pin_counts WHERE course_id = 1", in: store) == ["2"])
 
         // One pin per student per course: Grace may have another in a second course, not a second in this one.
-        try await store.writer.run(SQLQueryString("INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0)"))
-        let secondPin = """
+        let cs101 = try await store.newCourse("cs101")
+        func secondPin(in course: CourseID) -> SQLQueryString {
+            """
             INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url,
                                            latitude, longitude, created_at, updated_at, course_id)
-            VALUES ('pin-grace-%@', 'acct-grace', 'acct-grace', 'Grace', 'Hopper', 'Here', '', 0, 0, 0, 0, %@)
+            VALUES (\(bind: "pin-grace-\(course.rawValue)"), 'acct-grace', 'acct-grace', 'Grace', 'Hopper', 'Here', '', 0, 0, 0, 0,
+                    \(bind: course.rawValue))
             """
-        try await store.writer.run(SQLQueryString(stringLiteral: secondPin.replacingOccurrences(of: "%@", with: "2")))
-        await #expect(throws: (any Error).self) {
-            try await store.writer.run(SQLQueryString(stringLiteral: secondPin.replacingOccurrences(of: "%@", with: "1")))
         }
+        try await store.writer.run(secondPin(in: cs101))
+        await #expect(throws: (any Error).self) { try await store.writer.run(secondPin(in: .default)) }
         #expect(try await column("SELECT course_id || ':' || visible_pins FROM course_pin_counts ORDER BY course_id", in: store) == ["1:2", "2:1"])
-        try await store.writer.run(SQLQueryString("DELETE FROM student_locations WHERE course_id = 2"))
-        try await store.writer.run(SQLQueryString("DELETE FROM courses WHERE id = 2"))
+        try await store.writer.run(SQLQueryString("DELETE FROM student_locations WHERE course_id = \(bind: cs101.rawValue)"))
+        try await store.writer.run(SQLQueryString("DELETE FROM courses WHERE id = \(bind: cs101.rawValue)"))
     }
 
     /// The first column of `query`'s rows, as text.

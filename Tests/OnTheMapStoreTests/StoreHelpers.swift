@@ -1,3 +1,4 @@
+import SQLKit
 import Foundation
 import OnTheMapModel
 @testable import OnTheMapStore
@@ -11,6 +12,13 @@ extension SQLStore {
     }
 
     /// Saves a pin for `owner` at `place`.
+    /// A second course beside the default one, made as the course API will make it: a row of its own.
+    func newCourse(_ slug: String) async throws -> CourseID {
+        let rows = try await writer.run(SQLQueryString(
+            "INSERT INTO courses (slug, title, created_at) VALUES (\(bind: slug), \(bind: slug.uppercased()), 0) RETURNING id"))
+        return CourseID(rawValue: try rows[0].decode(column: "id", as: Int64.self))
+    }
+
     @discardableResult
     func pin(
         _ owner: Account, at place: String, in course: CourseID = .default, now: Int64 = WallClock.system.nowMillis()

@@ -8,7 +8,7 @@ import OnTheMapModel
 struct FamilyGroup {
     let family: PathFamily
     /// Where the group is mounted (`CourseMount`); its operations' paths are below it.
-    let mount: CourseMount
+    private let mount: CourseMount
     private let basePath: String
     private let adminsOnly: Bool
     private let table: RouteTable
