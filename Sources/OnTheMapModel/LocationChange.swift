@@ -2,9 +2,9 @@
 /// transactions committed, so a listener that sees them in order ends with what the database holds.
 public struct LocationChange: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case created(StudentLocation)
-        case updated(StudentLocation)
-        case deleted(objectId: String)
+        case created(StudentLocation, in: CourseID)
+        case updated(StudentLocation, in: CourseID)
+        case deleted(objectId: String, in: CourseID)
         /// Another process (the CLI, a second server) changed the database; which rows is not known.
         case unknown
         /// The data was rewritten under the event log (a restore, a copy with `--replace`, an
@@ -14,6 +14,14 @@ public struct LocationChange: Sendable, Equatable {
         /// unreachable): changes may go unheard until it is back, so live streams are ended with
         /// `reconnect` and resume from the log once the database answers again.
         case interrupted
+
+        /// The course whose pin changed; nil for news that concerns every course.
+        public var course: CourseID? {
+            switch self {
+            case .created(_, let course), .updated(_, let course), .deleted(_, let course): course
+            case .unknown, .rewritten, .interrupted: nil
+            }
+        }
     }
 
     /// 1 for the first change this process announced, then one more for each.

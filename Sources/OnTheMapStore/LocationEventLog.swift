@@ -14,15 +14,18 @@ public struct LocationEvent: Sendable, Equatable {
 
     public let id: Int64
     public let kind: Kind
+    /// The course of the pin; a `reload` is every course's.
+    public let course: CourseID
     public let objectId: String
     /// The location's JSON as the list shows it; nil for a deletion.
     public let payload: String?
     /// Milliseconds.
     public let at: Int64
 
-    public init(id: Int64, kind: Kind, objectId: String, payload: String?, at: Int64) {
+    public init(id: Int64, kind: Kind, course: CourseID = .default, objectId: String, payload: String?, at: Int64) {
         self.id = id
         self.kind = kind
+        self.course = course
         self.objectId = objectId
         self.payload = payload
         self.at = at
@@ -42,18 +45,19 @@ public enum LocationEventLog {
         changes.filter { $0.isRecorded }.enumerated().flatMap { ordinal, change -> [any SQLExpression] in
             let (kind, objectId, payload): (LocationEvent.Kind, String, String?)
             switch change {
-            case .created(let location): (kind, objectId, payload) = (.created, location.objectId, LocationJSON.object(location))
-            case .updated(let location): (kind, objectId, payload) = (.updated, location.objectId, LocationJSON.object(location))
-            case .deleted(let id): (kind, objectId, payload) = (.deleted, id, nil)
+            case .created(let location, _): (kind, objectId, payload) = (.created, location.objectId, LocationJSON.object(location))
+            case .updated(let location, _): (kind, objectId, payload) = (.updated, location.objectId, LocationJSON.object(location))
+            case .deleted(let id, _): (kind, objectId, payload) = (.deleted, id, nil)
             case .rewritten: (kind, objectId, payload) = (.reload, "", nil)
             case .unknown, .interrupted: return []
             }
+            let course = change.course ?? .default
             // Without an id expression the column is left out, and the database numbers the event.
             let (idColumn, idValue) = id.map { (SQLRaw("id, "), SQLList([$0(ordinal), SQLRaw(", ")], separator: SQLRaw(""))) }
                 ?? (SQLRaw(""), SQLList([]))
             let insert = SQLQueryString("""
-                INSERT INTO location_events (\(idColumn)kind, object_id, payload, at)
-                VALUES (\(idValue)\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now))
+                INSERT INTO location_events (\(idColumn)kind, object_id, payload, at, course_id)
+                VALUES (\(idValue)\(bind: kind.rawValue), \(bind: objectId), \(bind: payload), \(bind: now), \(bind: course.rawValue))
                 """)
             // A pin's earlier events go: the newest says all a replaying stream needs, and an older
             // one may hold what the student or a moderator took down since (a hidden or deleted
@@ -132,8 +136,9 @@ public struct LocationEventBatch: Sendable, Equatable {
 
 /// Reading the event log.
 public protocol LocationEventStore: Sendable {
-    /// Final events with an id above `id`, oldest first, at most `limit`.
-    func locationEventBatch(after id: Int64, limit: Int) async throws -> LocationEventBatch
+    /// Final events with an id above `id`, oldest first, at most `limit`: of every course, or of
+    /// `course` (and every course's `reload`).
+    func locationEventBatch(after id: Int64, limit: Int, in course: CourseID?) async throws -> LocationEventBatch
     /// The first and last final ids still kept (nil when none was ever written).
     func locationEventRange() async throws -> ClosedRange<Int64>?
     /// The highest id pruning may have deleted: a reader at or above it has missed none.
@@ -144,19 +149,20 @@ public protocol LocationEventStore: Sendable {
 }
 
 extension LocationEventStore {
-    /// Final events with an id above `id`, oldest first, at most `limit`.
-    public func locationEvents(after id: Int64, limit: Int) async throws -> [LocationEvent] {
-        try await locationEventBatch(after: id, limit: limit).events
+    /// Final events of `course` (nil: of every course) with an id above `id`, oldest first, at most `limit`.
+    public func locationEvents(after id: Int64, limit: Int, in course: CourseID? = nil) async throws -> [LocationEvent] {
+        try await locationEventBatch(after: id, limit: limit, in: course).events
     }
 }
 
 extension SQLStore: LocationEventStore {
-    public func locationEventBatch(after id: Int64, limit: Int) async throws -> LocationEventBatch {
+    public func locationEventBatch(after id: Int64, limit: Int, in course: CourseID?) async throws -> LocationEventBatch {
         // Final ids come first in id order, so the rows up to the first that is not final are the
         // answer, and that one says whether anything is held back.
+        let inCourse: SQLQueryString = course.map { "AND (course_id = \(bind: $0.rawValue) OR kind = 'reload')" } ?? ""
         let rows = try await reader.raw("""
-            SELECT id, kind, object_id, payload, at, \(flavour.eventIsFinal) AS final FROM location_events
-            WHERE id > \(bind: id) AND \(LocationEventLog.isNewestOfItsPin) ORDER BY id LIMIT \(bind: limit)
+            SELECT id, kind, object_id, payload, at, course_id, \(flavour.eventIsFinal) AS final FROM location_events
+            WHERE id > \(bind: id) \(inCourse) AND \(LocationEventLog.isNewestOfItsPin) ORDER BY id LIMIT \(bind: limit)
             """).all()
         var events: [LocationEvent] = []
         for row in rows {
@@ -164,6 +170,7 @@ extension SQLStore: LocationEventStore {
             events.append(LocationEvent(
                 id: try row.decode(column: "id", as: Int64.self),
                 kind: LocationEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .updated,
+                course: CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)),
                 objectId: try row.decode(column: "object_id", as: String.self),
                 payload: try row.decodeNil(column: "payload") ? nil : try row.decode(column: "payload", as: String.self),
                 at: try row.decode(column: "at", as: Int64.self)))

@@ -44,8 +44,8 @@ enum LocationWriteSQL {
         SQLQueryString("""
             WITH written AS (\(write)),
             recorded AS (
-                INSERT INTO location_events (id, kind, object_id, payload, at)
-                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id, \(payload), \(bind: now)
+                INSERT INTO location_events (id, kind, object_id, payload, at, course_id)
+                SELECT \(TransactionOrderedIDs.id(ordinal: 0)), \(kind), object_id, \(payload), \(bind: now), course_id
                 FROM written WHERE \(condition)
             ),
             forgotten AS (

@@ -111,7 +111,7 @@ extension SQLStore: LocationStore {
                     let saved = owned.location
                     if owned.isHidden { return (saved, []) }
                     // The objectId drawn here comes back only when the row is new; an overwrite keeps its own.
-                    return (saved, [saved.objectId == objectId ? .created(saved) : .updated(saved)])
+                    return (saved, [saved.objectId == objectId ? .created(saved, in: course) : .updated(saved, in: course)])
                 })
             } catch {
                 // A clash of random objectIds (62^10 of them) is retried; anything else is real.
@@ -153,19 +153,19 @@ extension SQLStore: LocationStore {
         return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
             guard let row = rows[0].first else { return (nil, []) }
             let owned = try Self.owned(from: row)
-            return (owned.location, owned.isHidden ? [] : [.updated(owned.location)])
+            return (owned.location, owned.isHidden ? [] : [.updated(owned.location, in: course)])
         })
     }
 
     public func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool {
         guard objectId.isStorable else { return false }
         let delete = SQLQueryString("""
-            DELETE FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue) RETURNING object_id
+            DELETE FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue) RETURNING object_id, course_id
             """)
         let recordsItsEvents = writesEventsInStatements
         let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.system.nowMillis()) : delete
         return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
-            rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId)])
+            rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId, in: course)])
         })
     }
 

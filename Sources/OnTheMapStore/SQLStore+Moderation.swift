@@ -48,7 +48,7 @@ extension SQLStore: ModerationStore {
             return try await writer.perform(WriteUnit(statements) { rows in
                 guard let row = rows[0].first else { throw NothingChanged() }
                 let owned = try Self.owned(from: row)
-                return (owned, [owned.isHidden ? .deleted(objectId: objectId) : .created(owned.location)])
+                return (owned, [owned.isHidden ? .deleted(objectId: objectId, in: owned.course) : .created(owned.location, in: owned.course)])
             })
         } catch is NothingChanged {
             return try await location(objectId: objectId)
@@ -59,12 +59,12 @@ extension SQLStore: ModerationStore {
         guard objectId.isStorable else { return false }
         do {
             return try await writer.perform(WriteUnit([
-                SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING object_id"),
+                SQLQueryString("DELETE FROM student_locations WHERE object_id = \(bind: objectId) RETURNING course_id"),
                 Self.resolveReports(objectId, as: "deleted", by: audit.actorKey, at: audit.at),
                 Self.insert(audit),
             ]) { rows in
-                guard !rows[0].isEmpty else { throw NothingChanged() }
-                return (true, [.deleted(objectId: objectId)])
+                guard let row = rows[0].first else { throw NothingChanged() }
+                return (true, [.deleted(objectId: objectId, in: CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)))])
             })
         } catch is NothingChanged {
             return false
@@ -260,7 +260,7 @@ extension SQLStore {
             return try await writer.perform(WriteUnit(statements) { rows in
                 guard let row = rows[changeIndex].first else { throw NothingChanged() }
                 let pins = try pinIndex.map { try rows[$0].map(Self.owned(from:)) } ?? []
-                let announced: [LocationChange.Kind] = pins.map { $0.isHidden ? .deleted(objectId: $0.location.objectId) : .created($0.location) }
+                let announced: [LocationChange.Kind] = pins.map { $0.isHidden ? .deleted(objectId: $0.location.objectId, in: $0.course) : .created($0.location, in: $0.course) }
                 return (.changed(try Self.account(from: row)), announced)
             })
         } catch is NothingChanged {

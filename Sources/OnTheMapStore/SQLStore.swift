@@ -96,10 +96,14 @@ extension SQLStore: AccountStore {
     public func deleteAccount(key: String) async throws -> Bool {
         guard key.isStorable else { return false }
         return try await writer.perform(WriteUnit([
-            SQLQueryString("DELETE FROM student_locations WHERE owner_key = \(bind: key) RETURNING object_id"),
+            SQLQueryString("DELETE FROM student_locations WHERE owner_key = \(bind: key) RETURNING object_id, course_id"),
             SQLQueryString("DELETE FROM accounts WHERE key = \(bind: key) RETURNING key"),
         ]) { rows in
-            let deleted = try rows[0].map { LocationChange.Kind.deleted(objectId: try $0.decode(column: "object_id", as: String.self)) }
+            let deleted = try rows[0].map { row in
+                LocationChange.Kind.deleted(
+                    objectId: try row.decode(column: "object_id", as: String.self),
+                    in: CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)))
+            }
             return (!rows[1].isEmpty, deleted)
         })
     }

@@ -182,13 +182,13 @@ import Testing
                     return try await group.next()!
                 }
                 #expect(quick != nil, "the second write committed while the first was still in its transaction")
-                let meanwhile = try await store.locationEventBatch(after: before, limit: 10)
+                let meanwhile = try await store.locationEventBatch(after: before, limit: 10, in: nil)
                 #expect(meanwhile.events.isEmpty && meanwhile.heldBack, "the second write's event waits for the first write to end")
                 return (slowWrite, quick)
             }
             let slow = try await slowWrite.value
             try await store.waitUntilEventsAreFinal()
-            let after = try await store.locationEventBatch(after: before, limit: 10)
+            let after = try await store.locationEventBatch(after: before, limit: 10, in: nil)
             #expect(after.events.map(\.objectId) == [slow.objectId, quick?.objectId])
             #expect(!after.heldBack)
             try await database.close()

@@ -116,8 +116,8 @@ import Testing
             #expect(try await store.deleteAccount(key: ada.key))
             let changes = seen.withLockedValue { $0 }
             #expect(changes.map(\.kind) == [
-                .created(created), .updated(overwritten), .updated(moved), .deleted(objectId: created.objectId),
-                .created(again), .deleted(objectId: again.objectId),
+                .created(created, in: .default), .updated(overwritten, in: .default), .updated(moved, in: .default),
+                .deleted(objectId: created.objectId, in: .default), .created(again, in: .default), .deleted(objectId: again.objectId, in: .default),
             ])
             #expect(changes.map(\.sequence) == Array(1...6))
             try await database.close()

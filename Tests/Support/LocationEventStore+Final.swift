@@ -6,7 +6,7 @@ extension LocationEventStore {
     /// so another suite's write can hold this one's events back for a moment.
     public func waitUntilEventsAreFinal() async throws {
         while true {
-            let beyondTheLast = try await locationEventBatch(after: locationEventRange()?.upperBound ?? 0, limit: 1)
+            let beyondTheLast = try await locationEventBatch(after: locationEventRange()?.upperBound ?? 0, limit: 1, in: nil)
             if beyondTheLast.events.isEmpty && !beyondTheLast.heldBack { return }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -35,17 +35,18 @@ struct LiveEventsController: Sendable {
         // before the stream's 200 has gone out (the client waits, then tries again).
         if resumeAfter != nil { _ = try await log.locationEventsPrunedThrough() }
         let clientGone = await ClientDisconnectWatch.clientGone(on: context.channel)
+        let course = context.course
         return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
-            try await run(resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
+            try await run(course, resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
         })
     }
 
-    /// The stream's life: a place, a subscription, the opening, then events and heartbeats until
+    /// The stream of `course`'s life: a place, a subscription, the opening, then events and heartbeats until
     /// the client goes, the hub ends the stream (its buffer overflowed) or the server shuts down.
     /// A client that goes ends it at once, not at the next heartbeat that fails to send: its place
     /// is free again for the student's next tab.
     private func run(
-        resumingAfter resumeAfter: Int64?, address: String, clientGone: EventLoopFuture<Void>?, writer: inout any ResponseBodyWriter
+        _ course: CourseID, resumingAfter resumeAfter: Int64?, address: String, clientGone: EventLoopFuture<Void>?, writer: inout any ResponseBodyWriter
     ) async throws {
         guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
         defer { slot.close() }
@@ -53,7 +54,7 @@ struct LiveEventsController: Sendable {
         let databaseAway = ServerSentEvent.reconnect(reason: "database unavailable")
         let subscription: LocationEventHub.Subscription
         do {
-            subscription = try await hub.subscribe()
+            subscription = try await hub.subscribe(to: course)
         } catch StoreError.unavailable {
             try await writer.write(ByteBuffer(string: databaseAway))
             return try await writer.finish(nil)
@@ -62,7 +63,7 @@ struct LiveEventsController: Sendable {
         clientGone?.whenComplete { _ in subscription.cancel() }
         let opening: (text: String, lastID: Int64)
         do {
-            opening = try await self.opening(resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+            opening = try await self.opening(of: course, resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
         } catch StoreError.unavailable {
             try await writer.write(ByteBuffer(string: databaseAway))
             return try await writer.finish(nil)
@@ -96,11 +97,11 @@ struct LiveEventsController: Sendable {
 
     /// What the stream starts with: the retry delay, the events the client missed (or `reload`),
     /// then `ready` with the id the client is now at.
-    private func opening(resumingAfter resume: Int64?, publishedUpTo: Int64) async throws -> (text: String, lastID: Int64) {
+    private func opening(of course: CourseID, resumingAfter resume: Int64?, publishedUpTo: Int64) async throws -> (text: String, lastID: Int64) {
         var text = "retry: \(settings.retryMilliseconds)\n\n"
         var lastID = publishedUpTo
         if let resume {
-            switch try await missedEvents(after: resume) {
+            switch try await missedEvents(of: course, after: resume) {
             case .events(let missed):
                 for event in missed { text += ServerSentEvent.frame(for: event) }
                 // Read from the log, which may be ahead of this instance's hub for a moment: the
@@ -120,15 +121,15 @@ struct LiveEventsController: Sendable {
         case reload(reason: String)
     }
 
-    /// Every event committed after `resume`, or `reload` saying why not: the id is ahead of this
+    /// Every event of `course` committed after `resume`, or `reload` saying why not: the id is ahead of this
     /// log (not from it: the data was restored or replaced), the events were pruned, or there are
     /// more than the catch-up limit.
-    private func missedEvents(after resume: Int64) async throws -> CatchUp {
+    private func missedEvents(of course: CourseID, after resume: Int64) async throws -> CatchUp {
         let notFromHere = CatchUp.reload(reason: "the event id is ahead of this stream's; the data was restored or replaced")
         guard let range = try await log.locationEventRange() else { return resume == 0 ? .events([]) : notFromHere }
         guard resume <= range.upperBound else { return notFromHere }
         guard try await resume >= log.locationEventsPrunedThrough() else { return .reload(reason: "the changes since then are too old to replay") }
-        let events = try await log.locationEvents(after: resume, limit: settings.catchUpLimit + 1)
+        let events = try await log.locationEvents(after: resume, limit: settings.catchUpLimit + 1, in: course)
         guard events.count <= settings.catchUpLimit else {
             return .reload(reason: "more than \(settings.catchUpLimit) changes to replay")
         }

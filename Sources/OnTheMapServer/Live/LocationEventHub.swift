@@ -8,7 +8,8 @@ import OnTheMapStore
 /// whenever something may have committed (this instance's own writes, another instance's
 /// notification, another process's write to the SQLite file) and then reads the log from the last
 /// id it has seen: one reader per instance, in id order, reading only ids that are final (see
-/// `LocationEventStore`), so that no event can appear later below the last one seen.
+/// `LocationEventStore`), so that no event can appear later below the last one seen. Each stream
+/// serves one course and is handed that course's events only (and every course's `reload`).
 final class LocationEventHub: Sendable {
     /// What a stream receives.
     enum Item: Sendable {
@@ -36,7 +37,7 @@ final class LocationEventHub: Sendable {
         var lastID: Int64?
         var draining = false
         var pokedAgain = false
-        var subscribers: [UUID: AsyncStream<Item>.Continuation] = [:]
+        var subscribers: [UUID: (course: CourseID, continuation: AsyncStream<Item>.Continuation)] = [:]
     }
 
     private let store: any LocationEventStore
@@ -69,13 +70,13 @@ final class LocationEventHub: Sendable {
         if start { Task { await drain() } }
     }
 
-    /// Registers a stream. Its items start with the events after `publishedUpTo`.
-    func subscribe() async throws -> Subscription {
+    /// Registers a stream of `course`. Its items start with the course's events after `publishedUpTo`.
+    func subscribe(to course: CourseID) async throws -> Subscription {
         try await startIfNeeded()
         let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(bufferPerStream))
         let id = UUID()
         let publishedUpTo = state.withLockedValue { state in
-            state.subscribers[id] = continuation
+            state.subscribers[id] = (course, continuation)
             return state.lastID ?? 0
         }
         return Subscription(publishedUpTo: publishedUpTo, items: items, id: id, continuation: continuation, hub: self)
@@ -101,7 +102,7 @@ final class LocationEventHub: Sendable {
             do {
                 try await startIfNeeded()
                 let after = state.withLockedValue { $0.lastID ?? 0 }
-                let batch = try await store.locationEventBatch(after: after, limit: pageSize)
+                let batch = try await store.locationEventBatch(after: after, limit: pageSize, in: nil)
                 publish(batch.events)
                 if batch.events.count == pageSize { continue }
                 if batch.heldBack {
@@ -136,15 +137,16 @@ final class LocationEventHub: Sendable {
         }
     }
 
-    /// Hands `events` to every stream, under the lock that `subscribe` takes, so that a stream gets
-    /// exactly the events after the id it was told. A stream whose buffer is full is ended.
+    /// Hands `events` to the streams of their course, under the lock that `subscribe` takes, so
+    /// that a stream gets exactly its course's events after the id it was told. A stream whose
+    /// buffer is full is ended.
     private func publish(_ events: [LocationEvent]) {
         guard let last = events.last else { return }
         let overflowing = state.withLockedValue { state -> [AsyncStream<Item>.Continuation] in
             state.lastID = last.id
             var overflowing: [UUID: AsyncStream<Item>.Continuation] = [:]
-            for (id, continuation) in state.subscribers {
-                for event in events {
+            for (id, (course, continuation)) in state.subscribers {
+                for event in events where event.course == course || event.kind == .reload {
                     if case .dropped = continuation.yield(.event(event)) {
                         overflowing[id] = continuation
                         break
@@ -162,7 +164,7 @@ final class LocationEventHub: Sendable {
     func interrupt(reason: String) {
         let ended = state.withLockedValue { state -> [AsyncStream<Item>.Continuation] in
             defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            return state.subscribers.values.map(\.continuation)
         }
         for continuation in ended {
             continuation.yield(.end(reason: reason))
@@ -172,7 +174,7 @@ final class LocationEventHub: Sendable {
     }
 
     fileprivate func remove(_ id: UUID) {
-        let continuation = state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
-        continuation?.finish()
+        let removed = state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
+        removed?.continuation.finish()
     }
 }
