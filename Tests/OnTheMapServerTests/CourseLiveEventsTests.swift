@@ -14,9 +14,7 @@ import Testing
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
-            let rows = try await store.writer.run(SQLQueryString(
-                "INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0) RETURNING id"))
-            let cs101 = CourseID(rawValue: try rows[0].decode(column: "id", as: Int64.self))
+            let cs101 = try await Self.secondCourse(in: store)
             let hub = LocationEventHub(store: store, logger: .quiet)
             let here = try await hub.subscribe(to: .default), there = try await hub.subscribe(to: cs101)
             // Ends both streams should an item never come: the test then fails instead of waiting.
@@ -24,10 +22,8 @@ import Testing
             defer { watchdog.cancel(); here.cancel(); there.cancel() }
             var hereItems = here.items.makeAsyncIterator(), thereItems = there.items.makeAsyncIterator()
 
-            let fields = CompleteLocationFields(uniqueKey: "k", firstName: "F", lastName: "L", mapString: "Somewhere",
-                                                mediaURL: "https://example.com", latitude: 1, longitude: 2)
-            let mine = try await store.saveLocation(fields, ownerKey: nil, in: .default, now: 1_000)
-            let theirs = try await store.saveLocation(fields, ownerKey: nil, in: cs101, now: 1_001)
+            let mine = try await store.saveLocation(Self.fields, ownerKey: nil, in: .default, now: 1_000)
+            let theirs = try await store.saveLocation(Self.fields, ownerKey: nil, in: cs101, now: 1_001)
             try await store.waitUntilEventsAreFinal()
             hub.poke()
             #expect(await Self.nextEvent(&hereItems).map { [$0.objectId, "\($0.course)"] } == [mine.objectId, "\(CourseID.default)"])
@@ -51,15 +47,11 @@ import Testing
         try await TestDatabase.withFresh { temporary in
             let database = try await temporary.open()
             let store = database.store
-            let rows = try await store.writer.run(SQLQueryString(
-                "INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0) RETURNING id"))
-            let cs101 = CourseID(rawValue: try rows[0].decode(column: "id", as: Int64.self))
-            let fields = CompleteLocationFields(uniqueKey: "k", firstName: "F", lastName: "L", mapString: "Somewhere",
-                                                mediaURL: "https://example.com", latitude: 1, longitude: 2)
-            let mine = try await store.saveLocation(fields, ownerKey: nil, in: .default, now: 1_000)
-            let theirs = try await store.saveLocation(fields, ownerKey: nil, in: cs101, now: 1_001)
+            let cs101 = try await Self.secondCourse(in: store)
+            let mine = try await store.saveLocation(Self.fields, ownerKey: nil, in: .default, now: 1_000)
+            let theirs = try await store.saveLocation(Self.fields, ownerKey: nil, in: cs101, now: 1_001)
             _ = try await store.updateLocation(objectId: theirs.objectId, in: cs101, with: LocationFields(mapString: "Moved"), now: 1_002)
-            let gone = try await store.saveLocation(fields, ownerKey: nil, in: cs101, now: 1_003)
+            let gone = try await store.saveLocation(Self.fields, ownerKey: nil, in: cs101, now: 1_003)
             #expect(try await store.deleteLocation(objectId: gone.objectId, in: cs101))
             try await store.waitUntilEventsAreFinal()
 
@@ -69,6 +61,15 @@ import Testing
             #expect(try await store.locationEvents(after: 0, limit: 10, in: cs101).map(\.kind) == [.updated, .deleted])
             try await database.close()
         }
+    }
+
+    static let fields = CompleteLocationFields(
+        uniqueKey: "k", firstName: "F", lastName: "L", mapString: "Somewhere", mediaURL: "https://example.com", latitude: 1, longitude: 2)
+
+    private static func secondCourse(in store: SQLStore) async throws -> CourseID {
+        let rows = try await store.writer.run(SQLQueryString(
+            "INSERT INTO courses (slug, title, created_at) VALUES ('cs101', 'CS101', 0) RETURNING id"))
+        return CourseID(rawValue: try rows[0].decode(column: "id", as: Int64.self))
     }
 
     /// The next event a stream is handed (heartbeats skipped), or nil once the stream has ended.
