@@ -7,6 +7,8 @@ public struct LocationChange: Sendable, Equatable {
         case deleted(objectId: String, in: CourseID)
         /// Another process (the CLI, a second server) changed the database; which rows is not known.
         case unknown
+        /// Another server changed this course's pins; which, its log says.
+        case elsewhere(in: CourseID)
         /// The data was rewritten under the event log (a restore, a copy with `--replace`, an
         /// import): the log starts a new epoch, and every reader of it reloads.
         case rewritten
@@ -18,7 +20,7 @@ public struct LocationChange: Sendable, Equatable {
         /// The course whose pin changed; nil for news that concerns every course.
         public var course: CourseID? {
             switch self {
-            case .created(_, let course), .updated(_, let course), .deleted(_, let course): course
+            case .created(_, let course), .updated(_, let course), .deleted(_, let course), .elsewhere(let course): course
             case .unknown, .rewritten, .interrupted: nil
             }
         }

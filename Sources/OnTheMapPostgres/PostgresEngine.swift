@@ -54,9 +54,9 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         let changes = LocationChangeFeed()
         channel = ChangeChannel(schema: address.schema)
         // Half the deadline: a write may wait for the notification in flight, then for its own.
-        let announcer = CommitAnnouncer(timeout: options.leaseDeadline / 2, logger: logger) { [writers, channel, deadline = options.leaseDeadline] in
+        let announcer = CommitAnnouncer(timeout: options.leaseDeadline / 2, logger: logger) { [writers, channel, deadline = options.leaseDeadline] courses in
             _ = try await PostgresAvailability.withConnection(from: writers, within: deadline) { connection in
-                try await connection.query(channel.notifyQuery, logger: logger)
+                try await connection.query(channel.notifyQuery(courses: courses), logger: logger)
             }
         }
         writer = PostgresWriter(
@@ -149,8 +149,8 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
                             return state.ever
                         }
                         if before { store.changes.publish([.unknown]) }
-                        for try await notification in notifications where notification.payload != channel.instanceID {
-                            store.changes.publish([.unknown])
+                        for try await notification in notifications {
+                            store.changes.publish(channel.changes(announcedBy: notification.payload))
                         }
                     }
                 }

@@ -72,7 +72,7 @@ final class PostgresWriter: StoreWriter, Sendable {
             return outcome
         }
         changes.publish(outcome.changes)
-        if !outcome.changes.isEmpty { await announcer.announce() }
+        if !outcome.changes.isEmpty { await announcer.announce(courses: CommitAnnouncer.courses(of: outcome.changes)) }
         return outcome.result
     }
 

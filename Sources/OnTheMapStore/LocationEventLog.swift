@@ -49,7 +49,7 @@ public enum LocationEventLog {
             case .updated(let location, _): (kind, objectId, payload) = (.updated, location.objectId, LocationJSON.object(location))
             case .deleted(let id, _): (kind, objectId, payload) = (.deleted, id, nil)
             case .rewritten: (kind, objectId, payload) = (.reload, "", nil)
-            case .unknown, .interrupted: return []
+            case .unknown, .elsewhere, .interrupted: return []
             }
             let course = change.course ?? .default
             // Without an id expression the column is left out, and the database numbers the event.
@@ -93,7 +93,7 @@ extension LocationChange.Kind {
     var isRecorded: Bool {
         switch self {
         case .created, .updated, .deleted, .rewritten: true
-        case .unknown, .interrupted: false
+        case .unknown, .elsewhere, .interrupted: false
         }
     }
 }

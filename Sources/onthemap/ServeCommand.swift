@@ -54,6 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServerSetting.maxSkip.name), help: ServerSetting.maxSkip.help)
     var maxSkip: String?
 
+    @Option(name: .customLong(ServerSetting.listCacheCourses.name), help: ServerSetting.listCacheCourses.help)
+    var listCacheCourses: String?
+
     @Option(name: .customLong(ServerSetting.expensiveQueries.name), help: ServerSetting.expensiveQueries.help)
     var expensiveQueries: String?
 
@@ -223,6 +226,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxSkip = try ServerSetting.maxSkip
             .value(maxSkip, default: configuration.maxSkip, expected: "a whole number from 0 to 1000000") {
                 Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
+            }
+        configuration.listCacheCourses = try ServerSetting.listCacheCourses
+            .value(listCacheCourses, default: configuration.listCacheCourses, expected: "a whole number from 1 to 1000000") {
+                Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
             }
         configuration.expensiveReadConcurrency = try ServerSetting.expensiveQueries
             .value(expensiveQueries, default: configuration.expensiveReadConcurrency, expected: "a whole number from 1 to 64") {

@@ -6,7 +6,7 @@ import OnTheMapSQLite
 /// Every setting of `onthemap serve`, in the README's order.
 extension ServerSetting {
     static let all: [ServerSetting] = [
-        host, port, database, writes, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip,
+        host, port, database, writes, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
         databaseReaders, databaseWriters, readBudget, expensiveQueries, expensiveQueue, writeQueue,
         headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerAddress,
         signUpLimit, loginFailureLimit, liveStreams, liveStreamsPerAddress, geocoderUpstream, tilesURL, tilesAttribution, leafletDirectory,
@@ -41,6 +41,8 @@ extension ServerSetting {
         "largest page a list returns; larger `limit` values are clamped")
     static let maxSkip = ServerSetting("max-skip", valueName: "count", default: code(configuration.maxSkip),
         "largest `skip` a list accepts; deeper pages answer 400")
+    static let listCacheCourses = ServerSetting("list-cache-courses", valueName: "count", default: code(configuration.listCacheCourses),
+        "courses whose latest-100 list is kept in memory (those read most recently); the rest are read from the database")
     static let databaseReaders = ServerSetting(
         "database-readers", valueName: "count",
         default: "\(code(SQLiteDatabaseFile.Options().readers)) (SQLite), \(code(PostgresEngine.Options().readers)) (PostgreSQL)",

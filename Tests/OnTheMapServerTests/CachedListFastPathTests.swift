@@ -43,7 +43,7 @@ import Testing
             ]
             for request in variants {
                 // A change empties the cache: the router answers (and fills it), then the edge does.
-                try #require(server.edge.cachedList).cache.invalidate()
+                try #require(server.edge.cachedList).cache.invalidate(.default)
                 let before = try Self.answeredByEdge(server)
                 let fromRouter = try await Self.exchange(port, request)
                 #expect(try Self.answeredByEdge(server) == before, "the router answers while the cache is empty")

@@ -125,26 +125,41 @@ import Testing
     }
 
     /// Another process's commit (here a second opening of the database: the CLI, or another server
-    /// instance) is announced as `.unknown`; the instance's own writes are not announced twice.
+    /// instance) is announced: as `.unknown` on SQLite, which sees the file change, and on
+    /// PostgreSQL as a change in the course the other instance's notification names. The
+    /// instance's own writes are not announced twice.
     @Test func writesByAnotherProcessAreNoticed() async throws {
         try await TestDatabase.withFresh { temporary in
             let server = try await temporary.open()
             let cli = try await temporary.open()
-            let unknown = NIOLockedValueBox(0)
-            server.store.changes.subscribe { change in if change.kind == .unknown { unknown.withLockedValue { $0 += 1 } } }
+            let others = NIOLockedValueBox<[LocationChange.Kind]>([])
+            server.store.changes.subscribe { change in
+                switch change.kind {
+                case .unknown, .elsewhere: others.withLockedValue { $0.append(change.kind) }
+                default: break
+                }
+            }
             let watch = Task { try await server.watchExternalWrites(every: .milliseconds(10)) }
             // The watcher starts watching at some point after starting: write until it has seen one
             // (the first write after that is enough).
-            for attempt in 0..<500 where unknown.withLockedValue({ $0 }) == 0 {
+            for attempt in 0..<500 where others.withLockedValue({ $0.isEmpty }) {
                 try await cli.store.pin(try await cli.store.newAccount("C\(attempt)"), at: "Elsewhere")
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(unknown.withLockedValue { $0 } > 0)
+            #expect(!others.withLockedValue { $0.isEmpty })
             try await Task.sleep(for: .milliseconds(200))
-            let before = unknown.withLockedValue { $0 }
+            if temporary.engine == .postgres {
+                // The notification names the course: here a second one.
+                let course = try await cli.store.newCourse("elsewhere")
+                others.withLockedValue { $0 = [] }
+                try await cli.store.pin(try await cli.store.newAccount("D"), at: "Over there", in: course)
+                for _ in 0..<100 where others.withLockedValue({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(others.withLockedValue { $0 } == [.elsewhere(in: course)])
+            }
+            let before = others.withLockedValue { $0.count }
             try await server.store.pin(try await server.store.newAccount("Own"), at: "Here")
             try await Task.sleep(for: .milliseconds(300))
-            #expect(unknown.withLockedValue { $0 } == before, "the server's own write came back as another's")
+            #expect(others.withLockedValue { $0.count } == before, "the server's own write came back as another's")
             watch.cancel()
             try await cli.close()
             try await server.close()

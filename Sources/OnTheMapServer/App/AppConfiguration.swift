@@ -28,6 +28,8 @@ public struct AppConfiguration: Sendable {
     public var maxListLimit = 1000
     /// `skip` values above this are a 400: the database walks over every skipped row.
     public var maxSkip = 10_000
+    /// Courses whose default list `LatestListCache` keeps (about 35 KB each with 100 pins).
+    public var listCacheCourses = 1_000
     /// List reads answered from an index that may run at once, and how many more may wait.
     public var cheapReadConcurrency = 32
     public var cheapReadQueue = 512

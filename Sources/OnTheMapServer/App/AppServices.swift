@@ -53,7 +53,7 @@ struct AppServices: Sendable {
         authenticator = SessionAuthenticator(sessions: store, clock: clock, idleSeconds: configuration.sessionIdleSeconds)
         addresses = overrides.addresses ?? ProxyRule(trusted: configuration.trustedProxies)
         accounts = Self.accountService(configuration, store: store, limits: limits, hasher: overrides.hasher, clock: clock)
-        listCache = LatestListCache()
+        listCache = LatestListCache(capacity: configuration.listCacheCourses)
         hub = LocationEventHub(store: store, logger: logger)
         liveAdmission = LiveStreamAdmission(settings: configuration.live)
         locations = LocationService(
@@ -82,7 +82,7 @@ struct AppServices: Sendable {
             // A lost change channel ends the streams, but keeps the cached list: it still answers
             // while the database is away.
             if change.kind == .interrupted { return hub.interrupt(reason: "database unavailable") }
-            listCache.invalidate()
+            listCache.invalidate(change.kind.course)
             hub.poke()
         }
     }

@@ -6,7 +6,7 @@ import OnTheMapModel
 import OnTheMapStore
 import Synchronization
 
-/// Answers the default list from the cache on the connection's event loop, without handing the
+/// Answers the default course's default list from the cache on the connection's event loop, without handing the
 /// request to the router: every app asks for it on start and on every refresh, and the hand-over
 /// to Swift concurrency and back costs more than the rest of the answer (BENCHMARKS.md, "The HTTP
 /// edge"). Only a plain `GET` of a list path whose query means the default list (none, or
@@ -96,7 +96,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ head: HTTPRequest, started: NIODeadline, context: ChannelHandlerContext) {
-        guard let entry = source.cache.current else {
+        guard let entry = source.cache.current(.default) else {
             // Not cached (the first request after a change): the router answers, and fills the cache.
             withRouter += 1
             context.fireChannelRead(wrapInboundOut(.head(head)))

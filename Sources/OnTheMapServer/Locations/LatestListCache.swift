@@ -3,63 +3,118 @@ import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapModel
 
-/// The encoded bytes of the default list (latest 100) with their ETag and their gzip form, rebuilt
-/// only after a change to a location is announced. The list is read far more often than anything is
-/// written: this turns most reads into a memory copy. Requests that miss together share one rebuild.
+/// Each course's default list (latest 100) as encoded bytes with their ETag and their gzip form,
+/// rebuilt only after a change to that course's pins is announced. The list is read far more often
+/// than anything is written: this turns most reads into a memory copy. Requests that miss together
+/// share one rebuild. The lists of the `capacity` courses read most recently are kept; another
+/// course's is read on demand and takes the place of the one read longest ago, so the memory held
+/// is bounded whatever the number of courses (`onthemap_list_cache_lists` and `_bytes` say how much).
 final class LatestListCache: Sendable {
     struct Entry: Sendable {
         let body: ByteBuffer
         let etag: String
         /// Level 9, made once per change: most phones ask for gzip.
         let gzipped: ByteBuffer?
+
+        var bytes: Int { body.readableBytes + (gzipped?.readableBytes ?? 0) }
+    }
+
+    /// One course's place in the cache.
+    private struct Slot {
+        /// When the slot was made: a rebuild keeps its entry only while its slot is this one (a
+        /// change to the course removes the slot, and a later read makes a new one).
+        let generation: UInt64
+        var entry: Entry?
+        var rebuild: Task<Entry, any Error>?
+        var lastRead: UInt64
     }
 
     private struct State {
-        /// One more for every change announced; an entry or rebuild from an older one is stale.
-        var generation = 0
-        var entry: Entry?
-        var rebuild: (generation: Int, task: Task<Entry, any Error>)?
+        /// Counts reads and changes: the order of slots' making and reading.
+        var tick: UInt64 = 0
+        var slots: [CourseID: Slot] = [:]
     }
 
+    let capacity: Int
     private let state = NIOLockedValueBox(State())
 
-    /// Drops the cached bytes; called for every announced change.
-    func invalidate() {
-        state.withLockedValue { state in
-            state.generation += 1
-            state.entry = nil
-        }
+    init(capacity: Int) {
+        precondition(capacity > 0, "the cache keeps at least one course's list")
+        self.capacity = capacity
     }
 
-    /// The cached entry if there is one, without waiting: the edge answers from it on the event loop.
-    /// Counted as a hit when there is one; when not, the router's `get` counts the request.
-    var current: Entry? {
-        let entry = state.withLockedValue { $0.entry }
+    /// Drops `course`'s cached bytes, or every course's for nil (a change whose course is not
+    /// known, such as another process's write); called for every announced change.
+    func invalidate(_ course: CourseID?) {
+        let size = state.withLockedValue { state in
+            state.tick += 1
+            if let course { state.slots[course] = nil } else { state.slots.removeAll() }
+            return Self.size(of: state)
+        }
+        ServiceMetrics.listCacheSize(lists: size.lists, bytes: size.bytes)
+    }
+
+    /// `course`'s cached entry if there is one, without waiting: the edge answers from it on the
+    /// event loop. Counted as a hit when there is one; when not, the router's `get` counts the request.
+    func current(_ course: CourseID) -> Entry? {
+        let entry = state.withLockedValue { state -> Entry? in
+            guard let entry = state.slots[course]?.entry else { return nil }
+            state.tick += 1
+            state.slots[course]?.lastRead = state.tick
+            return entry
+        }
         if entry != nil { ServiceMetrics.listCache(.hit) }
         return entry
     }
 
-    /// The cached entry, or the one a rebuild started since the last change produces; starts that
-    /// rebuild with `build` if none runs. A rebuild that raced with a change is served but not kept.
-    func get(build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {
-        let (cached, rebuild, generation) = state.withLockedValue { state -> (Entry?, Task<Entry, any Error>?, Int) in
-            if let entry = state.entry { return (entry, nil, state.generation) }
-            if let rebuild = state.rebuild, rebuild.generation == state.generation { return (nil, rebuild.task, state.generation) }
+    /// `course`'s cached entry, or the one a rebuild started since its last change produces;
+    /// starts that rebuild with `build` if none runs. A rebuild that raced with a change is served
+    /// but not kept.
+    func get(_ course: CourseID, build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {
+        let (cached, rebuild, generation) = state.withLockedValue { state -> (Entry?, Task<Entry, any Error>?, UInt64) in
+            state.tick += 1
+            let now = state.tick
+            if var slot = state.slots[course] {
+                slot.lastRead = now
+                state.slots[course] = slot
+                if let entry = slot.entry { return (entry, nil, slot.generation) }
+                if let rebuild = slot.rebuild { return (nil, rebuild, slot.generation) }
+            }
             let task = Task {
                 let body = try await build()
                 return Entry(body: body, etag: Self.etag(of: body), gzipped: try? ResponseCompression.gzip(body, level: 9))
             }
-            state.rebuild = (state.generation, task)
-            return (nil, task, state.generation)
+            let generation = state.slots[course]?.generation ?? now
+            state.slots[course] = Slot(generation: generation, entry: nil, rebuild: task, lastRead: now)
+            Self.evictBeyond(capacity, from: &state)
+            return (nil, task, generation)
         }
         ServiceMetrics.listCache(cached == nil ? .miss : .hit)
-        if let cached { return cached }
-        let result = await rebuild!.result
-        state.withLockedValue { state in
-            if state.rebuild?.task == rebuild { state.rebuild = nil }
-            if case .success(let entry) = result, state.generation == generation { state.entry = entry }
+        guard let rebuild else { return cached! }
+        let result = await rebuild.result
+        let size = state.withLockedValue { state in
+            if var slot = state.slots[course], slot.generation == generation, slot.rebuild == rebuild {
+                slot.rebuild = nil
+                if case .success(let entry) = result { slot.entry = entry }
+                state.slots[course] = slot
+            }
+            return Self.size(of: state)
         }
+        ServiceMetrics.listCacheSize(lists: size.lists, bytes: size.bytes)
         return try result.get()
+    }
+
+    /// Removes the slots read longest ago until `capacity` are left.
+    private static func evictBeyond(_ capacity: Int, from state: inout State) {
+        while state.slots.count > capacity, let oldest = state.slots.min(by: { $0.value.lastRead < $1.value.lastRead })?.key {
+            state.slots[oldest] = nil
+        }
+    }
+
+    private static func size(of state: State) -> (lists: Int, bytes: Int) {
+        state.slots.values.reduce(into: (0, 0)) { size, slot in
+            if let entry = slot.entry { size = (size.0 + 1, size.1 + entry.bytes) }
+        }
     }
 
     private static func etag(of body: ByteBuffer) -> String {

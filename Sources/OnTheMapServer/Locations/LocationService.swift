@@ -31,8 +31,8 @@ struct LocationService: Sendable {
     /// The encoded `{"results": [...]}` (with `count` when asked) for `query` in `course`.
     /// Reads run in the lane their cost calls for; a cache hit reads nothing.
     func list(_ query: LocationQuery, in course: CourseID) async throws -> ListAnswer {
-        if query.isDefaultList, course == .default {
-            return .cached(try await cache.get { [self] in try await read(query, in: course) })
+        if query.isDefaultList {
+            return .cached(try await cache.get(course) { [self] in try await read(query, in: course) })
         }
         return .page(try await read(query, in: course))
     }

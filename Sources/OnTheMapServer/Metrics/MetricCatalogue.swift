@@ -7,6 +7,8 @@ enum MetricCatalogue {
     static let requests = "onthemap_http_requests_total"
     static let requestDuration = "onthemap_http_request_duration_seconds"
     static let listCache = "onthemap_list_cache_total"
+    static let listCacheLists = "onthemap_list_cache_lists"
+    static let listCacheBytes = "onthemap_list_cache_bytes"
     static let logins = "onthemap_logins_total"
     static let geocodeDuration = "onthemap_geocode_duration_seconds"
     static let liveStreams = "onthemap_live_streams"
@@ -39,7 +41,9 @@ enum MetricCatalogue {
         requests: Entry(help: "Requests answered, by path family (udacity, v1-locations, parse, native), route, method and status."),
         requestDuration: Entry(
             help: "Time from a request's head to its answer's head, by path family, route and method.", durationBuckets: requestBuckets),
-        listCache: Entry(help: "Reads of the default list (latest 100) answered from memory (hit) or from the database (miss)."),
+        listCache: Entry(help: "Reads of a course's default list (latest 100) answered from memory (hit) or from the database (miss)."),
+        listCacheLists: Entry(help: "Courses whose default list the cache holds now (at most --list-cache-courses)."),
+        listCacheBytes: Entry(help: "Bytes of the lists the cache holds now, plain and gzipped."),
         logins: Entry(help: "Logins by method (password, oidc) and outcome: ok, failed (unknown email or wrong password; a provider's sign-in refused or cancelled), disabled (the account is), throttled, error."),
         geocodeDuration: Entry(help: "Time to answer GET /v1/geocode, by the kind of text typed.", durationBuckets: geocodeBuckets),
         liveStreams: Entry(help: "Live map streams (GET /v1/StudentLocation/events) open now."),

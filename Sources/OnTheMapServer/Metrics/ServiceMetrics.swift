@@ -24,6 +24,13 @@ enum ServiceMetrics {
         Counter(label: MetricCatalogue.listCache, dimensions: [("result", result.rawValue)]).increment()
     }
 
+    /// How many courses' lists the list cache holds now, and their bytes (plain and gzipped).
+    static func listCacheSize(lists: Int, bytes: Int) {
+        guard MetricsRecording.isOn else { return }
+        Meter(label: MetricCatalogue.listCacheLists).set(lists)
+        Meter(label: MetricCatalogue.listCacheBytes).set(bytes)
+    }
+
     /// How a student logged in.
     enum LoginMethod: String {
         /// `POST /v1/session` (and `/api/session`).

@@ -43,7 +43,8 @@ def moved(name, by, **labels):
 # prometheus_client names counter families without their _total suffix.
 for family, kind in [
     ("onthemap_http_requests", "counter"), ("onthemap_http_request_duration_seconds", "histogram"),
-    ("onthemap_list_cache", "counter"), ("onthemap_logins", "counter"),
+    ("onthemap_list_cache", "counter"), ("onthemap_list_cache_lists", "gauge"), ("onthemap_list_cache_bytes", "gauge"),
+    ("onthemap_logins", "counter"),
     ("onthemap_geocode_duration_seconds", "histogram"), ("onthemap_live_streams", "gauge"),
     ("onthemap_db_connection_wait_seconds", "histogram"), ("onthemap_db_query_seconds", "histogram"),
     ("onthemap_db_writes_per_commit", "histogram"), ("onthemap_idempotency_keys", "gauge"),
