@@ -58,9 +58,9 @@ final class LatestListCache: Sendable {
     /// event loop. Counted as a hit when there is one; when not, the router's `get` counts the request.
     func current(_ course: CourseID) -> Entry? {
         let entry = state.withLockedValue { state -> Entry? in
-            guard let entry = state.slots[course]?.entry else { return nil }
+            guard let slot = state.slots.index(forKey: course), let entry = state.slots.values[slot].entry else { return nil }
             state.tick += 1
-            state.slots[course]?.lastRead = state.tick
+            state.slots.values[slot].lastRead = state.tick
             return entry
         }
         if entry != nil { ServiceMetrics.listCache(.hit) }
@@ -74,9 +74,10 @@ final class LatestListCache: Sendable {
         let (cached, rebuild, generation) = state.withLockedValue { state -> (Entry?, Task<Entry, any Error>?, UInt64) in
             state.tick += 1
             let now = state.tick
-            if var slot = state.slots[course] {
-                slot.lastRead = now
-                state.slots[course] = slot
+            // One lookup: a hit is the hot path.
+            if let index = state.slots.index(forKey: course) {
+                state.slots.values[index].lastRead = now
+                let slot = state.slots.values[index]
                 if let entry = slot.entry { return (entry, nil, slot.generation) }
                 if let rebuild = slot.rebuild { return (nil, rebuild, slot.generation) }
             }
