@@ -22,6 +22,8 @@ public enum ReportReason: String, Sendable, CaseIterable, Codable {
 public struct Report: Sendable, Equatable {
     public var id: Int64
     public var objectId: String
+    /// The reported pin's course.
+    public var course: CourseID
     public var reporterKey: String
     public var reason: ReportReason
     /// Milliseconds.
@@ -32,10 +34,11 @@ public struct Report: Sendable, Equatable {
     /// `hidden`, `deleted` or `dismissed`.
     public var resolution: String?
 
-    public init(id: Int64, objectId: String, reporterKey: String, reason: ReportReason, createdAt: Int64,
+    public init(id: Int64, objectId: String, course: CourseID = .default, reporterKey: String, reason: ReportReason, createdAt: Int64,
                 resolvedAt: Int64? = nil, resolvedBy: String? = nil, resolution: String? = nil) {
         self.id = id
         self.objectId = objectId
+        self.course = course
         self.reporterKey = reporterKey
         self.reason = reason
         self.createdAt = createdAt
@@ -70,8 +73,13 @@ public struct AuditEntry: Sendable, Equatable {
     public var target: String
     /// What the target was, in words (a pin's place and owner, an account's email).
     public var detail: String
+    /// The course of the pin acted on; nil for an action on an account, which is no course's.
+    public var course: CourseID?
 
-    public init(id: Int64 = 0, at: Int64, actorKey: String?, actorEmail: String, action: Action, target: String, detail: String) {
+    public init(
+        id: Int64 = 0, at: Int64, actorKey: String?, actorEmail: String, action: Action, target: String, detail: String, course: CourseID? = nil
+    ) {
+        self.course = course
         self.id = id
         self.at = at
         self.actorKey = actorKey

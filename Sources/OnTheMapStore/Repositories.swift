@@ -19,10 +19,10 @@ public protocol AccountStore: Sendable {
 /// Login sessions, stored by the hash of their token.
 public protocol SessionStore: Sendable {
     func insertSession(_ session: SessionRecord) async throws
-    /// The account whose session this is and when the session's idle bound falls, if the session
-    /// exists and has not expired, nor gone unused past that bound, at `now` (microseconds): one
-    /// read for what every request that carries a session asks.
-    func session(tokenHash: String, now: Int64) async throws -> LiveSession?
+    /// The account whose session this is, its role in `course` and when the session's idle bound
+    /// falls, if the session exists and has not expired, nor gone unused past that bound, at `now`
+    /// (microseconds): one read for what every request that carries a session asks.
+    func session(tokenHash: String, now: Int64, in course: CourseID) async throws -> LiveSession?
     /// Moves a session's idle bound to `until` (microseconds).
     func extendSessionIdle(tokenHash: String, until: Int64) async throws
     /// Records that the session's holder typed their password again at `at` (microseconds).
@@ -32,16 +32,19 @@ public protocol SessionStore: Sendable {
     func deleteExpiredSessions(now: Int64) async throws -> Int
 }
 
-/// A session found live: whose it is, when it ends unless used (nil: not set yet), and when its
-/// holder last proved they know the password: at its login, or by typing it again (microseconds).
+/// A session found live: whose it is, their role in the course asked about (nil: not a member),
+/// when it ends unless used (nil: not set yet), and when its holder last proved they know the
+/// password: at its login, or by typing it again (microseconds).
 public struct LiveSession: Sendable, Equatable {
     public let account: Account
+    public let courseRole: CourseRole?
     public let idleExpiresAt: Int64?
     public let createdAt: Int64
     public let confirmedAt: Int64?
 
-    public init(account: Account, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil) {
+    public init(account: Account, courseRole: CourseRole? = nil, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil) {
         self.account = account
+        self.courseRole = courseRole
         self.idleExpiresAt = idleExpiresAt
         self.createdAt = createdAt
         self.confirmedAt = confirmedAt
@@ -49,9 +52,9 @@ public struct LiveSession: Sendable, Equatable {
 }
 
 extension SessionStore {
-    /// The account of a live session (`session(tokenHash:now:)`).
+    /// The account of a live session (`session(tokenHash:now:in:)`).
     public func account(sessionTokenHash: String, now: Int64) async throws -> Account? {
-        try await session(tokenHash: sessionTokenHash, now: now)?.account
+        try await session(tokenHash: sessionTokenHash, now: now, in: .default)?.account
     }
 }
 
@@ -117,6 +120,8 @@ public struct LocationPage: Sendable, Equatable {
 public enum StoreError: Error, Equatable {
     case emailTaken
     case keyTaken
+    /// Another course has the slug.
+    case slugTaken
     /// Too many writes are already waiting; try again shortly.
     case busy
     /// A read ran past its time budget and was stopped.
@@ -252,7 +257,8 @@ public protocol LeaseStore: Sendable {
 /// is recorded exactly when it happened. A change that finds nothing to do (a pin already hidden,
 /// an account already an admin) records nothing and answers the state as it is.
 public protocol ModerationStore: Sendable {
-    /// Accounts whose email or name contains `search` (any case), newest first, with their pins.
+    /// Accounts whose email or name contains `search` (any case), newest first, with their pin in
+    /// the default course.
     func accountsForAdmin(search: String?, limit: Int, skip: Int) async throws -> [AccountWithPin]
     /// Every pin, hidden ones too (or only those), most recently changed first.
     func locationsForAdmin(hiddenOnly: Bool, limit: Int, skip: Int) async throws -> [OwnedLocation]
@@ -265,17 +271,20 @@ public protocol ModerationStore: Sendable {
     func setAdmin(key: String, isAdmin: Bool, audit: AuditEntry) async throws -> AccountChange
     /// Disables an account (ending its sessions) or enables it; never disables the last active admin.
     func setDisabled(key: String, disabledAt: Int64?, audit: AuditEntry) async throws -> AccountChange
-    /// A student's report, new; or the one already open when they reported this pin before.
-    func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool)
-    /// Reports, newest first: the open ones, or all.
-    func reports(openOnly: Bool, limit: Int) async throws -> [Report]
+    /// A student's report of a pin of `course`, new; or the one already open when they reported
+    /// this pin before.
+    func insertReport(objectId: String, in course: CourseID, reporterKey: String, reason: ReportReason, now: Int64) async throws
+        -> (report: Report, isNew: Bool)
+    /// Reports, newest first: the open ones, or all; of `course`, or of every course for nil.
+    func reports(openOnly: Bool, limit: Int, in course: CourseID?) async throws -> [Report]
     /// Reported pins, the most recently reported first, a page of `limit` after `skip`, each with
-    /// its reports (the open ones, or all), newest first.
-    func reportedPins(openOnly: Bool, limit: Int, skip: Int) async throws -> [(objectId: String, reports: [Report])]
+    /// its reports (the open ones, or all), newest first; of `course`, or of every course for nil.
+    func reportedPins(openOnly: Bool, limit: Int, skip: Int, in course: CourseID?) async throws -> [(objectId: String, reports: [Report])]
     /// Resolves the pin's open reports as dismissed; how many there were.
     func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int
-    /// The audit log, newest first, from before entry `before` when given.
-    func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry]
+    /// The audit log, newest first, from before entry `before` when given; the entries about
+    /// `course`'s pins, or every entry for nil.
+    func auditLog(limit: Int, before: Int64?, in course: CourseID?) async throws -> [AuditEntry]
     /// Stores a one-time password reset for the account, replacing any earlier one.
     func insertPasswordReset(tokenHash: String, accountKey: String, now: Int64, expiresAt: Int64, audit: AuditEntry) async throws
     /// Whether a reset with this token hash exists and has not expired.

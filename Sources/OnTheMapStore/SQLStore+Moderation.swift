@@ -22,8 +22,10 @@ extension SQLStore: ModerationStore {
         guard !accounts.isEmpty else { return [] }
         // Their pins in a second read: both tables name columns alike (created_at, first_name).
         let pins = try await reader.raw("""
-            SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations WHERE owner_key IN (\(binds: accounts.map(\.key)))
+            SELECT \(unsafeRaw: Self.locationColumnsAndHidden) FROM student_locations
+            WHERE owner_key IN (\(binds: accounts.map(\.key))) AND course_id = \(bind: CourseID.default.rawValue)
             """).all().map(Self.owned(from:))
+        // One per owner in a course (its unique key).
         let pinByOwner = Dictionary(pins.compactMap { pin in pin.ownerKey.map { ($0, pin) } }, uniquingKeysWith: { first, _ in first })
         return accounts.map { AccountWithPin(account: $0, pin: pinByOwner[$0.key]) }
     }
@@ -107,12 +109,14 @@ extension SQLStore: ModerationStore {
             stillBlocked: { !$0.isDisabled })
     }
 
-    public func insertReport(objectId: String, reporterKey: String, reason: ReportReason, now: Int64) async throws -> (report: Report, isNew: Bool) {
+    public func insertReport(
+        objectId: String, in course: CourseID, reporterKey: String, reason: ReportReason, now: Int64
+    ) async throws -> (report: Report, isNew: Bool) {
         let open: SQLQueryString = "SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE object_id = \(bind: objectId) AND reporter_key = \(bind: reporterKey) AND resolved_at IS NULL"
         return try await writer.perform(WriteUnit([
             SQLQueryString("""
-                INSERT INTO reports (object_id, reporter_key, reason, created_at)
-                SELECT \(bind: objectId), \(bind: reporterKey), \(bind: reason.rawValue), \(bind: now)
+                INSERT INTO reports (object_id, course_id, reporter_key, reason, created_at)
+                SELECT \(bind: objectId), \(bind: course.rawValue), \(bind: reporterKey), \(bind: reason.rawValue), \(bind: now)
                 WHERE NOT EXISTS (SELECT 1 FROM reports WHERE object_id = \(bind: objectId) AND reporter_key = \(bind: reporterKey) AND resolved_at IS NULL)
                 RETURNING id
                 """),
@@ -123,14 +127,14 @@ extension SQLStore: ModerationStore {
         })
     }
 
-    public func reports(openOnly: Bool, limit: Int) async throws -> [Report] {
-        let condition: SQLQueryString = openOnly ? "WHERE resolved_at IS NULL" : ""
+    public func reports(openOnly: Bool, limit: Int, in course: CourseID?) async throws -> [Report] {
+        let condition = Self.reportsCondition(openOnly: openOnly, in: course)
         return try await reader.raw("SELECT \(unsafeRaw: Self.reportColumns) FROM reports \(condition) ORDER BY id DESC LIMIT \(bind: limit)")
             .all().map(Self.report(from:))
     }
 
-    public func reportedPins(openOnly: Bool, limit: Int, skip: Int) async throws -> [(objectId: String, reports: [Report])] {
-        let condition: SQLQueryString = openOnly ? "WHERE resolved_at IS NULL" : ""
+    public func reportedPins(openOnly: Bool, limit: Int, skip: Int, in course: CourseID?) async throws -> [(objectId: String, reports: [Report])] {
+        let condition = Self.reportsCondition(openOnly: openOnly, in: course)
         let pins = try await reader.raw("""
             SELECT object_id, MAX(id) AS latest FROM reports \(condition)
             GROUP BY object_id ORDER BY latest DESC LIMIT \(bind: limit) OFFSET \(bind: skip)
@@ -145,11 +149,12 @@ extension SQLStore: ModerationStore {
         return pins.map { ($0, byPin[$0] ?? []) }
     }
 
+    /// The audit entry is written in the course of the pin's reports, whatever `audit` says.
     public func dismissReports(objectId: String, by adminKey: String, now: Int64, audit: AuditEntry) async throws -> Int {
         do {
             return try await writer.perform(WriteUnit([
                 Self.resolveReports(objectId, as: "dismissed", by: adminKey, at: now) + " RETURNING id",
-                Self.insert(audit),
+                Self.insert(audit, courseOfReportsOn: objectId),
             ]) { rows in
                 guard !rows[0].isEmpty else { throw NothingChanged() }
                 return (rows[0].count, [])
@@ -159,16 +164,21 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry] {
-        let condition: SQLQueryString = before.map { "WHERE id < \(bind: $0)" } ?? ""
+    public func auditLog(limit: Int, before: Int64?, in course: CourseID?) async throws -> [AuditEntry] {
+        var conditions: [SQLQueryString] = []
+        if let before { conditions.append("id < \(bind: before)") }
+        if let course { conditions.append("course_id = \(bind: course.rawValue)") }
+        let condition: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return try await reader.raw("""
-            SELECT id, at, actor_key, actor_email, action, target, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT \(bind: limit)
+            SELECT id, at, actor_key, actor_email, action, target, detail, course_id FROM audit_log \(condition)
+            ORDER BY id DESC LIMIT \(bind: limit)
             """).all().map { row in
             AuditEntry(
                 id: try row.decode(column: "id", as: Int64.self), at: try row.decode(column: "at", as: Int64.self),
                 actorKey: try row.optionalString(column: "actor_key"), actorEmail: try row.decode(column: "actor_email", as: String.self),
                 action: AuditEntry.Action(rawValue: try row.decode(column: "action", as: String.self)) ?? .dismissReports,
-                target: try row.decode(column: "target", as: String.self), detail: try row.decode(column: "detail", as: String.self))
+                target: try row.decode(column: "target", as: String.self), detail: try row.decode(column: "detail", as: String.self),
+                course: try row.optionalInt64(column: "course_id").map(CourseID.init(rawValue:)))
         }
     }
 
@@ -204,11 +214,20 @@ extension SQLStore: ModerationStore {
 }
 
 extension SQLStore {
-    static let reportColumns = "id, object_id, reporter_key, reason, created_at, resolved_at, resolved_by, resolution"
+    static let reportColumns = "id, object_id, course_id, reporter_key, reason, created_at, resolved_at, resolved_by, resolution"
+
+    /// Reports open only, or all; of one course, or every course's.
+    static func reportsCondition(openOnly: Bool, in course: CourseID?) -> SQLQueryString {
+        var conditions: [SQLQueryString] = []
+        if openOnly { conditions.append("resolved_at IS NULL") }
+        if let course { conditions.append("course_id = \(bind: course.rawValue)") }
+        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
 
     static func report(from row: any SQLRow) throws -> Report {
         Report(
             id: try row.decode(column: "id", as: Int64.self), objectId: try row.decode(column: "object_id", as: String.self),
+            course: CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)),
             reporterKey: try row.decode(column: "reporter_key", as: String.self),
             reason: ReportReason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .other,
             createdAt: try row.decode(column: "created_at", as: Int64.self), resolvedAt: try row.optionalInt64(column: "resolved_at"),
@@ -227,10 +246,15 @@ extension SQLStore {
         """
     }
 
-    static func insert(_ audit: AuditEntry) -> SQLQueryString {
-        """
-        INSERT INTO audit_log (at, actor_key, actor_email, action, target, detail)
-        VALUES (\(bind: audit.at), \(bind: audit.actorKey), \(bind: audit.actorEmail), \(bind: audit.action.rawValue), \(bind: audit.target), \(bind: audit.detail))
+    /// The entry, in its course; or, for `courseOfReportsOn`, in the course of that pin's reports
+    /// (which outlive the pin).
+    static func insert(_ audit: AuditEntry, courseOfReportsOn objectId: String? = nil) -> SQLQueryString {
+        let course: SQLQueryString = objectId.map { "(SELECT MAX(course_id) FROM reports WHERE object_id = \(bind: $0))" }
+            ?? "\(bind: audit.course?.rawValue)"
+        return """
+        INSERT INTO audit_log (at, actor_key, actor_email, action, target, detail, course_id)
+        VALUES (\(bind: audit.at), \(bind: audit.actorKey), \(bind: audit.actorEmail), \(bind: audit.action.rawValue), \(bind: audit.target),
+                \(bind: audit.detail), \(course))
         """
     }
 

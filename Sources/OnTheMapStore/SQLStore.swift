@@ -135,16 +135,18 @@ extension SQLStore: SessionStore {
         ]) { _ in ((), []) })
     }
 
-    public func session(tokenHash: String, now: Int64) async throws -> LiveSession? {
+    public func session(tokenHash: String, now: Int64, in course: CourseID) async throws -> LiveSession? {
         try await reader.raw("""
             SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at,
-                sessions.created_at AS session_created_at, sessions.confirmed_at AS confirmed_at
+                sessions.created_at AS session_created_at, sessions.confirmed_at AS confirmed_at, course_members.role AS course_role
             FROM sessions JOIN accounts ON accounts.key = sessions.account_key
+            LEFT JOIN course_members ON course_members.course_id = \(bind: course.rawValue) AND course_members.account_key = accounts.key
             WHERE sessions.token_hash = \(bind: tokenHash) AND sessions.expires_at > \(bind: now)
             AND (sessions.idle_expires_at IS NULL OR sessions.idle_expires_at > \(bind: now))
             """).first().map {
                 LiveSession(
-                    account: try Self.account(from: $0), idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at"),
+                    account: try Self.account(from: $0), courseRole: try $0.optionalString(column: "course_role").flatMap(CourseRole.init(rawValue:)),
+                    idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at"),
                     createdAt: try $0.decode(column: "session_created_at", as: Int64.self), confirmedAt: try $0.optionalInt64(column: "confirmed_at"))
             }
     }

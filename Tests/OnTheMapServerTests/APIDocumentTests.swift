@@ -19,6 +19,8 @@ import Testing
         let security: [[String: Any]]?
         let crossSite: String?
         let tags: [String]
+        /// The path item's own `servers`' URLs, or nil where it takes the document's.
+        let servers: [String]?
         var description: String { "\(id) (\(method.uppercased()) \(path))" }
     }
 
@@ -31,7 +33,8 @@ import Testing
                 return Documented(
                     id: operation["operationId"] as? String ?? "", method: method, path: path,
                     security: operation["security"] as? [[String: Any]], crossSite: operation["x-cross-site"] as? String,
-                    tags: operation["tags"] as? [String] ?? [])
+                    tags: operation["tags"] as? [String] ?? [],
+                    servers: (item["servers"] as? [[String: Any]])?.compactMap { $0["url"] as? String })
             }
         }
     }
@@ -43,6 +46,20 @@ import Testing
             #expect(served.count == APIOperation.allCases.count, "every operation of the table is registered once")
             #expect(Set(served.map(\.rawValue)) == Set(documented.map(\.id)))
             #expect(Set(documented.map(\.id)).count == documented.count, "operation ids are unique in the document")
+        }
+    }
+
+    /// The operations a course serves under `/c/{slug}/` are the ones whose path the document
+    /// also serves from `/c/{course}`, and no other.
+    @Test func aCoursesPathServesExactlyTheOperationsDocumentedThere() async throws {
+        try await TestServer.run { server in
+            let documented = try await Self.documented(server)
+            let underCourses = documented.filter { $0.servers == ["/", "/c/{course}"] }
+            #expect(Set(documented.compactMap(\.servers)) == [["/", "/c/{course}"]], "a path names the document's servers or both of these")
+            let mounted = server.routes.operations(at: .named(by: server.courseDirectory))
+            #expect(Set(mounted.map(\.rawValue)) == Set(underCourses.map(\.id)))
+            #expect(Set(mounted.map(\.rawValue)) == Set(APIOperation.allCases.filter { $0.courseAction != nil
+                || [.udacitySessionLogin, .udacitySessionLogout, .udacitySessionLegacyLogin, .udacitySessionLegacyLogout].contains($0) }.map(\.rawValue)))
         }
     }
 

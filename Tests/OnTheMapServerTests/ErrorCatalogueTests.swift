@@ -25,6 +25,7 @@ import Testing
         "Sources/OnTheMapModel/APIError.swift",
         "Sources/OnTheMapModel/APIError+Admin.swift",
         "Sources/OnTheMapModel/APIError+Connections.swift",
+        "Sources/OnTheMapModel/APIError+Courses.swift",
     ]
 
     /// The family shapes (`PathFamily.errorBody`) and the one renderer of an entry to bytes

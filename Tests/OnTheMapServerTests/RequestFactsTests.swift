@@ -66,7 +66,7 @@ import Testing
         init(account: Account?) { self.account = account }
 
         func insertSession(_ session: SessionRecord) async throws {}
-        func session(tokenHash: String, now: Int64) async throws -> LiveSession? {
+        func session(tokenHash: String, now: Int64, in course: CourseID) async throws -> LiveSession? {
             lookups.withLockedValue { $0 += 1 }
             return account.map { LiveSession(account: $0, idleExpiresAt: now + 86_400_000_000) }
         }

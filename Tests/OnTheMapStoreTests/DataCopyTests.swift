@@ -35,7 +35,7 @@ import Testing
                                    mediaURL: "javascript:alert(1)", latitude: 21.31, longitude: -157.86),
             ownerKey: nil, in: .default, now: 1_000_000_000_000)
         // The moderation record: a report, an admin's hiding of the pin (audited), a reset link.
-        _ = try await store.insertReport(objectId: legacy.objectId, reporterKey: zoë.key, reason: .spam, now: 1_700_000_000_002)
+        _ = try await store.insertReport(objectId: legacy.objectId, in: .default, reporterKey: zoë.key, reason: .spam, now: 1_700_000_000_002)
         let audit = AuditEntry(at: 1_700_000_000_003, actorKey: admin.key, actorEmail: admin.email, action: .hideLocation,
                                target: legacy.objectId, detail: "Honolulu, by ")
         _ = try await store.setHidden(objectId: legacy.objectId, hiddenAt: 1_700_000_000_003, audit: audit)
@@ -58,8 +58,8 @@ import Testing
             let home = try await DataCopy.run(from: middle.store, to: returned.store, replace: false, pageSize: 2)
             #expect(there.map(\.rows) == [2, 1, 2, 3, 2, 2, 1, 2, 1])
             #expect(there == home)
-            #expect(try await middle.store.auditLog(limit: 10, before: nil) == source.store.auditLog(limit: 10, before: nil))
-            #expect(try await middle.store.reports(openOnly: false, limit: 10) == source.store.reports(openOnly: false, limit: 10))
+            #expect(try await middle.store.auditLog(limit: 10, before: nil, in: nil) == source.store.auditLog(limit: 10, before: nil, in: nil))
+            #expect(try await middle.store.reports(openOnly: false, limit: 10, in: nil) == source.store.reports(openOnly: false, limit: 10, in: nil))
             // Read through the store, not only the checksum: every field, and the kept count.
             let all = LocationQuery(limit: 100, order: [SortKey(.objectId, descending: false)], includeCount: true)
             #expect(try await returned.store.locations(all, in: .default) == source.store.locations(all, in: .default))
@@ -77,7 +77,7 @@ import Testing
                 objectId: pins[0].location.objectId, hiddenAt: nil,
                 audit: AuditEntry(at: 7, actorKey: nil, actorEmail: "x@example.com", action: .showLocation, target: "t", detail: "d"))
             #expect(next?.isHidden == false)
-            #expect(try await middle.store.auditLog(limit: 1, before: nil).first?.id == 3)
+            #expect(try await middle.store.auditLog(limit: 1, before: nil, in: nil).first?.id == 3)
             try await middle.close()
         }
         try await source.close()

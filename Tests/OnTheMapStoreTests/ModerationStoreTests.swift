@@ -99,15 +99,15 @@ import Testing
             // Twelve students report pin 0, then one reports pin 1, then one pin 2.
             for _ in 0..<12 {
                 now += 1
-                _ = try await store.insertReport(objectId: pins[0].objectId, reporterKey: try await store.newAccount("R").key, reason: .spam, now: now)
+                _ = try await store.insertReport(objectId: pins[0].objectId, in: .default, reporterKey: try await store.newAccount("R").key, reason: .spam, now: now)
             }
             let last = try await store.newAccount("Last")
-            _ = try await store.insertReport(objectId: pins[1].objectId, reporterKey: last.key, reason: .offensive, now: now + 1)
-            _ = try await store.insertReport(objectId: pins[2].objectId, reporterKey: last.key, reason: .other, now: now + 2)
+            _ = try await store.insertReport(objectId: pins[1].objectId, in: .default, reporterKey: last.key, reason: .offensive, now: now + 1)
+            _ = try await store.insertReport(objectId: pins[2].objectId, in: .default, reporterKey: last.key, reason: .other, now: now + 2)
 
-            let first = try await store.reportedPins(openOnly: true, limit: 2, skip: 0)
+            let first = try await store.reportedPins(openOnly: true, limit: 2, skip: 0, in: nil)
             #expect(first.map(\.objectId) == [pins[2].objectId, pins[1].objectId])
-            let second = try await store.reportedPins(openOnly: true, limit: 2, skip: 2)
+            let second = try await store.reportedPins(openOnly: true, limit: 2, skip: 2, in: nil)
             #expect(second.map(\.objectId) == [pins[0].objectId])
             #expect(second.first?.reports.count == 12)
             #expect(second.first?.reports.map(\.createdAt) == (1_001...1_012).reversed().map { Int64($0) }, "newest first")
@@ -115,8 +115,8 @@ import Testing
             // Dismissed reports leave the open list, and stay in the whole one.
             let audit = AuditEntry(at: now + 3, actorKey: nil, actorEmail: "admin@example.com", action: .dismissReports, target: pins[2].objectId, detail: "")
             #expect(try await store.dismissReports(objectId: pins[2].objectId, by: last.key, now: now + 3, audit: audit) == 1)
-            #expect(try await store.reportedPins(openOnly: true, limit: 10, skip: 0).map(\.objectId) == [pins[1].objectId, pins[0].objectId])
-            #expect(try await store.reportedPins(openOnly: false, limit: 10, skip: 0).count == 3)
+            #expect(try await store.reportedPins(openOnly: true, limit: 10, skip: 0, in: nil).map(\.objectId) == [pins[1].objectId, pins[0].objectId])
+            #expect(try await store.reportedPins(openOnly: false, limit: 10, skip: 0, in: nil).count == 3)
             try await database.close()
         }
     }

@@ -116,10 +116,12 @@ import Testing
             #expect(linus.account.disabledAt == PreviousRelease.now - 50)
 
             // Sessions, the one from before idle bounds included.
-            let adaSession = try #require(try await store.session(tokenHash: "session-ada", now: PreviousRelease.now))
+            let adaSession = try #require(try await store.session(tokenHash: "session-ada", now: PreviousRelease.now, in: .default))
             #expect(adaSession.account.key == "acct-ada" && adaSession.confirmedAt == PreviousRelease.now - 1_000)
-            let oldSession = try #require(try await store.session(tokenHash: "session-grace-old", now: PreviousRelease.now))
+            #expect(adaSession.courseRole == .instructor, "an admin became the default course's instructor")
+            let oldSession = try #require(try await store.session(tokenHash: "session-grace-old", now: PreviousRelease.now, in: .default))
             #expect(oldSession.account.key == "acct-grace" && oldSession.idleExpiresAt == nil)
+            #expect(oldSession.courseRole == .student)
 
             // The pins: the visible ones listed newest first, exactly as stored; the hidden one kept.
             let page = try await store.locations(LocationQuery(limit: 100), in: .default)
@@ -130,9 +132,9 @@ import Testing
             #expect(try await store.location(ownerKey: "acct-grace", in: .default)?.location.objectId == "pin-grace")
 
             // Moderation: the open report, the audit log's entry.
-            let reported = try await store.reportedPins(openOnly: true, limit: 10, skip: 0)
+            let reported = try await store.reportedPins(openOnly: true, limit: 10, skip: 0, in: nil)
             #expect(reported.map(\.objectId) == ["pin-linus"])
-            #expect(try await store.auditLog(limit: 10, before: nil).map(\.action) == [.hideLocation])
+            #expect(try await store.auditLog(limit: 10, before: nil, in: nil).map(\.action) == [.hideLocation])
 
             // The linked sign-in and the kept answer.
             #expect(try await store.account(provider: "school", subject: "subject-grace")?.key == "acct-grace")

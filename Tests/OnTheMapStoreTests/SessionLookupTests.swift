@@ -32,13 +32,13 @@ import Testing
             let student = try await store.newAccount("Idle")
             try await store.insertSession(SessionRecord(tokenHash: "idle", accountKey: student.key, createdAt: 1, expiresAt: 10_000, idleExpiresAt: 2_000))
             try await store.insertSession(SessionRecord(tokenHash: "older", accountKey: student.key, createdAt: 1, expiresAt: 10_000))
-            #expect(try await store.session(tokenHash: "idle", now: 1_500)?.idleExpiresAt == 2_000)
-            #expect(try await store.session(tokenHash: "idle", now: 2_000) == nil, "ended at its idle bound")
+            #expect(try await store.session(tokenHash: "idle", now: 1_500, in: .default)?.idleExpiresAt == 2_000)
+            #expect(try await store.session(tokenHash: "idle", now: 2_000, in: .default) == nil, "ended at its idle bound")
             try await store.extendSessionIdle(tokenHash: "idle", until: 5_000)
-            #expect(try await store.session(tokenHash: "idle", now: 4_000)?.account.key == student.key, "used: moved on")
-            #expect(try await store.session(tokenHash: "older", now: 9_000)?.idleExpiresAt == nil)
+            #expect(try await store.session(tokenHash: "idle", now: 4_000, in: .default)?.account.key == student.key, "used: moved on")
+            #expect(try await store.session(tokenHash: "older", now: 9_000, in: .default)?.idleExpiresAt == nil)
             #expect(try await store.deleteExpiredSessions(now: 6_000) == 1)
-            #expect(try await store.session(tokenHash: "older", now: 6_000) != nil)
+            #expect(try await store.session(tokenHash: "older", now: 6_000, in: .default) != nil)
             try await database.close()
         }
     }

@@ -46,9 +46,14 @@ struct AccountService: Sendable {
     /// devices that never logged in to it (`device`: the request's device cookie). Each attempt is
     /// counted before its password is checked, so that a burst sent at once is held to the limits
     /// like one sent in turn; an attempt that turns out not to be a failure is taken back.
-    func logIn(email rawEmail: String, password: String, clientAddress: String, device: String?) async throws -> IssuedSession {
+    /// Logs in with a password. `admits` may still refuse the account once it has proved who it is
+    /// (a course's paths take only its members), before a session is made.
+    func logIn(
+        email rawEmail: String, password: String, clientAddress: String, device: String?,
+        admits: @Sendable (Account) async throws -> Void = { _ in }
+    ) async throws -> IssuedSession {
         do {
-            let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress, device: device)
+            let session = try await checkedLogIn(email: rawEmail, password: password, clientAddress: clientAddress, device: device, admits: admits)
             ServiceMetrics.login(method: .password, failure: nil)
             return session
         } catch {
@@ -57,7 +62,9 @@ struct AccountService: Sendable {
         }
     }
 
-    private func checkedLogIn(email rawEmail: String, password: String, clientAddress: String, device: String?) async throws -> IssuedSession {
+    private func checkedLogIn(
+        email rawEmail: String, password: String, clientAddress: String, device: String?, admits: @Sendable (Account) async throws -> Void
+    ) async throws -> IssuedSession {
         let email = Validation.normalizedEmail(rawEmail)
         let throttleKey = email + "\u{0}" + clientAddress
         let pairTicket = try await loginFailures.admit(throttleKey, tooMany: "failed logins")
@@ -101,6 +108,7 @@ struct AccountService: Sendable {
         // Only this pair is cleared: one good login must not wipe an address's record of failures.
         await loginFailures.reset(throttleKey)
         await addressLoginFailures.cancel(addressTicket)
+        try await admits(account)
         if hasher.needsRehash(account.passwordHash) { await rehash(account, password: password, clientAddress: clientAddress) }
         var session = try await startSession(for: account)
         session.device = devices.issue(for: account.key)

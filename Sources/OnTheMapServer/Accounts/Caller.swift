@@ -5,6 +5,8 @@ import OnTheMapStore
 /// The logged-in account behind a request.
 struct Caller: Sendable {
     let account: Account
+    /// Their role in the request's course (nil: not a member), read with the session.
+    var courseRole: CourseRole? = nil
     /// The raw session token (needed to answer logout with the session id).
     let token: String
     /// True when the token came from the cookie rather than `Authorization: Bearer`: only then can
@@ -57,17 +59,19 @@ struct SessionAuthenticator: Sendable {
     var idleSeconds: Int64 = 14 * 86_400
     var idleRefreshSeconds: Int64 = 3600
 
-    /// The account holding session `token`, if it is live.
-    func caller(token: String, viaCookie: Bool) async throws -> Caller? {
+    /// The account holding session `token`, if it is live, with its role in `course`.
+    func caller(token: String, viaCookie: Bool, in course: CourseID) async throws -> Caller? {
         let now = clock.nowMicros()
         let tokenHash = SessionToken.hash(token)
-        guard let session = try await sessions.session(tokenHash: tokenHash, now: now), !session.account.isDisabled else { return nil }
+        guard let session = try await sessions.session(tokenHash: tokenHash, now: now, in: course), !session.account.isDisabled else {
+            return nil
+        }
         let bound = now + idleSeconds * 1_000_000
         if (session.idleExpiresAt ?? 0) < bound - idleRefreshSeconds * 1_000_000 {
             // The request goes on if this fails: the session was live, and the next use tries again.
             try? await sessions.extendSessionIdle(tokenHash: tokenHash, until: bound)
         }
         return Caller(
-            account: session.account, token: token, viaCookie: viaCookie, passwordProvedAt: max(session.createdAt, session.confirmedAt ?? 0))
+            account: session.account, courseRole: session.courseRole, token: token, viaCookie: viaCookie, passwordProvedAt: max(session.createdAt, session.confirmedAt ?? 0))
     }
 }

@@ -6,6 +6,8 @@ import OnTheMapModel
 struct SessionController: Sendable {
     let accounts: AccountService
     let cookies: SessionCookies
+    /// Whether the account may log in at the course's paths.
+    let courses: CourseAccess
     let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
@@ -19,9 +21,11 @@ struct SessionController: Sendable {
     /// Logs in with `{"udacity": {"username", "password"}}`.
     @Sendable func logIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let credentials = try await Self.credentials(in: request)
+        let course = context.facts.mountedCourse
         let session = try await accounts.logIn(
             email: credentials.username, password: credentials.password, clientAddress: context.clientAddress,
-            device: SessionCookies.device(in: request))
+            device: SessionCookies.device(in: request)
+        ) { [courses] account in try await courses.checkLogIn(account, at: course) }
         return try cookies.loginAnswer(session, lifetime: accounts.sessionLifetimeSeconds)
     }
 

@@ -32,7 +32,7 @@ struct UserController: Sendable {
         if !id.isEmpty, let account = try await accounts.account(key: id) {
             return (account, caller?.account.key == account.key)
         }
-        if !id.isEmpty, let owner = try await authenticator.caller(token: id, viaCookie: false) {
+        if !id.isEmpty, let owner = try await authenticator.caller(token: id, viaCookie: false, in: context.course) {
             return (owner.account, true)
         }
         if let caller { return (caller.account, true) }

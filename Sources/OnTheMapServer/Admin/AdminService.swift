@@ -48,7 +48,8 @@ struct AdminService: Sendable {
         let now = clock.nowMillis()
         let changed = try await store.setHidden(
             objectId: objectId, hiddenAt: hidden ? now : nil,
-            audit: audit(by: admin, hidden ? .hideLocation : .showLocation, target: objectId, detail: Self.describe(pin.location), at: now))
+            audit: audit(
+                by: admin, hidden ? .hideLocation : .showLocation, target: objectId, detail: Self.describe(pin.location), at: now, course: pin.course))
         guard let changed else { throw APIError.notFound("No location with objectId \(objectId).") }
         return changed
     }
@@ -56,7 +57,7 @@ struct AdminService: Sendable {
     func delete(_ objectId: String, by admin: Account) async throws {
         let pin = try await location(objectId)
         guard try await store.deleteLocation(
-            objectId: objectId, audit: audit(by: admin, .deleteLocation, target: objectId, detail: Self.describe(pin.location))) else {
+            objectId: objectId, audit: audit(by: admin, .deleteLocation, target: objectId, detail: Self.describe(pin.location), course: pin.course)) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
     }
@@ -71,7 +72,7 @@ struct AdminService: Sendable {
     /// Reports grouped by pin, the most recently reported pin first: a page of pins.
     func reports(openOnly: Bool, limit: Int, skip: Int) async throws -> [ReportedPin] {
         var pins: [ReportedPin] = []
-        for (objectId, reports) in try await store.reportedPins(openOnly: openOnly, limit: limit, skip: skip) {
+        for (objectId, reports) in try await store.reportedPins(openOnly: openOnly, limit: limit, skip: skip, in: nil) {
             pins.append(ReportedPin(objectId: objectId, pin: try await store.location(objectId: objectId), reports: reports))
         }
         return pins
@@ -81,12 +82,13 @@ struct AdminService: Sendable {
     func dismissReports(_ objectId: String, by admin: Account) async throws -> Int {
         let now = clock.nowMillis()
         let detail = try await store.location(objectId: objectId).map { Self.describe($0.location) } ?? "a deleted pin"
+        // The entry's course is the reports' (the pin may be gone): the store writes it.
         return try await store.dismissReports(
             objectId: objectId, by: admin.key, now: now, audit: audit(by: admin, .dismissReports, target: objectId, detail: detail, at: now))
     }
 
     func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry] {
-        try await store.auditLog(limit: limit, before: before)
+        try await store.auditLog(limit: limit, before: before, in: nil)
     }
 
     private func account(_ key: String) async throws -> Account {
@@ -99,8 +101,11 @@ struct AdminService: Sendable {
         return pin
     }
 
-    private func audit(by admin: Account, _ action: AuditEntry.Action, target: String, detail: String, at: Int64? = nil) -> AuditEntry {
-        AuditEntry(at: at ?? clock.nowMillis(), actorKey: admin.key, actorEmail: admin.email, action: action, target: target, detail: detail)
+    private func audit(
+        by admin: Account, _ action: AuditEntry.Action, target: String, detail: String, at: Int64? = nil, course: CourseID? = nil
+    ) -> AuditEntry {
+        AuditEntry(
+            at: at ?? clock.nowMillis(), actorKey: admin.key, actorEmail: admin.email, action: action, target: target, detail: detail, course: course)
     }
 
     /// "Lyon, France, by Ada Lovelace": what the log and the admin read.

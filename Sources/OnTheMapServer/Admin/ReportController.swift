@@ -8,6 +8,8 @@ import OnTheMapStore
 struct ReportController: Sendable {
     let store: any ModerationStore & LocationStore
     let accounts: AccountService
+    /// Who may see a pin of another course than the default one.
+    let courses: CourseAccess
     let clock: WallClock
 
     func addRoutes(to routes: FamilyGroup) {
@@ -24,11 +26,13 @@ struct ReportController: Sendable {
             throw APIError.validation("objectId", "objectId must name the pin reported.")
         }
         let reason = try ReportReason.parse(fields["reason"])
-        guard let pin = try await store.location(objectId: objectId), !pin.isHidden else {
-            throw APIError.notFound("No location with objectId \(objectId).")
-        }
+        let notThere = APIError.notFound("No location with objectId \(objectId).")
+        guard let pin = try await store.location(objectId: objectId), !pin.isHidden else { throw notThere }
         guard pin.ownerKey != caller.account.key else { throw APIError.validation("objectId", "You cannot report your own pin.") }
-        let (report, isNew) = try await store.insertReport(objectId: objectId, reporterKey: caller.account.key, reason: reason, now: clock.nowMillis())
+        // Only a pin the reporter may see can be reported: another course's is not there for them.
+        guard try await courses.may(.read, pinOf: pin.course, account: caller.account) else { throw notThere }
+        let (report, isNew) = try await store.insertReport(
+            objectId: objectId, in: pin.course, reporterKey: caller.account.key, reason: reason, now: clock.nowMillis())
         let answer = ReportAnswer(id: report.id, objectId: report.objectId, reason: report.reason.rawValue, createdAt: WireTime.formatMillis(report.createdAt))
         return try JSONResponse.make(answer, status: isNew ? .created : .ok)
     }

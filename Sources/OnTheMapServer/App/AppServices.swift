@@ -19,6 +19,8 @@ struct AppServices: Sendable {
     /// The default list's answer, kept for the HTTP edge and the routes alike.
     let listCache: LatestListCache
     let hub: LocationEventHub
+    /// The courses `/c/{slug}/` names, remembered for a few seconds (the HTTP edge reads it too).
+    let courseDirectory: CourseDirectory
     let liveAdmission: LiveStreamAdmission
     let geocoder: GeocoderState
     let geocoderUpstream: NominatimClient?
@@ -55,6 +57,7 @@ struct AppServices: Sendable {
         accounts = Self.accountService(configuration, store: store, limits: limits, hasher: overrides.hasher, clock: clock)
         listCache = LatestListCache(capacity: configuration.listCacheCourses)
         hub = LocationEventHub(store: store, logger: logger)
+        courseDirectory = CourseDirectory(store: store)
         liveAdmission = LiveStreamAdmission(settings: configuration.live)
         locations = LocationService(
             store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,

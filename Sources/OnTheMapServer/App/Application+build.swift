@@ -6,7 +6,7 @@ import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
 typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore & IdempotencyStore
-    & LocationEventStore & ModerationStore & ExternalLoginStore
+    & LocationEventStore & ModerationStore & ExternalLoginStore & CourseStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.
@@ -16,12 +16,14 @@ public func buildApplication(
     try await buildApplication(configuration, database: database, logger: logger, overrides: AppServices.Overrides()).application
 }
 
-/// The application, the edge it serves through (whose fast path the tests count), and the
-/// operations its routes serve (which the tests hold the OpenAPI document to).
+/// The application, the edge it serves through (whose fast path the tests count), the
+/// operations its routes serve (which the tests hold the OpenAPI document to) and the courses it
+/// remembers (which a test that changes one behind the server's back makes it forget).
 struct BuiltApplication {
     let application: Application<RouterResponder<AppRequestContext>>
     let edge: HTTPEdge
     let routes: RouteTable
+    let courses: CourseDirectory
 }
 
 /// The one construction behind `serve` and every test.
@@ -37,7 +39,7 @@ func buildApplication(
         overrides: overrides)
     let routes = RouteTable()
     let router = buildRouter(configuration, services: services, routes: routes)
-    let edge = makeEdge(configuration, listCache: services.listCache, finish: services.answerFinish, logger: logger)
+    let edge = makeEdge(configuration, services: services, logger: logger)
     var app = Application(
         router: router,
         server: edge.server,
@@ -55,7 +57,7 @@ func buildApplication(
         ExternalWriteWatch(database: database, interval: configuration.externalWriteCheckInterval, logger: logger))
     if MetricsRecording.isOn { app.addServices(IdempotencyTableGauge(store: store, logger: logger)) }
     if overrides.precompressWebClient { Task(priority: .background) { await services.webClient.precompress() } }
-    return BuiltApplication(application: app, edge: edge, routes: routes)
+    return BuiltApplication(application: app, edge: edge, routes: routes, courses: services.courseDirectory)
 }
 
 /// Records the server's secret's digest in a database served for the first time, and refuses to
@@ -77,12 +79,13 @@ private func checkSecret(_ configuration: AppConfiguration, store: some AppStore
     }
 }
 
-/// The HTTP edge in front of the router, answering the default list from `listCache` itself.
-func makeEdge(_ configuration: AppConfiguration, listCache: LatestListCache, finish: AnswerFinish, logger: Logger) -> HTTPEdge {
+/// The HTTP edge in front of the router, answering a course's default list from the list cache itself.
+func makeEdge(_ configuration: AppConfiguration, services: AppServices, logger: Logger) -> HTTPEdge {
     let cachedList = CachedListFastPath.Source(
-        cache: listCache, listPaths: Dictionary(uniqueKeysWithValues: LocationOperations.families.map { ($0.basePath, $0.family) }),
-        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: finish, logger: logger)
-    return HTTPEdge(limits: configuration.edge, finish: finish,
+        cache: services.listCache, courses: services.courseDirectory,
+        listPaths: Dictionary(uniqueKeysWithValues: LocationOperations.families.map { ($0.basePath, $0.family) }),
+        maxListLimit: configuration.maxListLimit, maxSkip: configuration.maxSkip, finish: services.answerFinish, logger: logger)
+    return HTTPEdge(limits: configuration.edge, finish: services.answerFinish,
                     clientsBehindProxy: !configuration.trustedProxies.isEmpty, cachedList: cachedList)
 }
 

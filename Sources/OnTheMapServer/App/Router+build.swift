@@ -11,18 +11,21 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: IdempotencyMiddleware(store: store, clock: clock, secret: configuration.secret, bounds: configuration.idempotencyBounds))
 
-    let crossSite = CrossSiteGuard(publicURL: configuration.publicURL)
+    let rules = RouteRules(
+        crossSite: CrossSiteGuard(publicURL: configuration.publicURL), courses: CourseAccess(writeMode: configuration.writeMode, store: store))
     func family(_ family: PathFamily, path: String = "", adminsOnly: Bool = false) -> FamilyGroup {
-        FamilyGroup(family, on: router, path: path, adminsOnly: adminsOnly, crossSite: crossSite, table: routes)
+        FamilyGroup(family, on: router, path: path, adminsOnly: adminsOnly, rules: rules, table: routes)
     }
-    addCourseFamilies(at: .root, to: router, configuration, services: services, crossSite: crossSite, routes: routes)
+    for mount in [CourseMount.root, .named(by: services.courseDirectory)] {
+        addCourseFamilies(at: mount, to: router, configuration, services: services, rules: rules, routes: routes)
+    }
     let native = family(.native)
     NativeController(accounts: services.accounts, locations: store, cookies: services.cookies).addRoutes(to: native)
     HealthController(health: store, geocoder: services.geocoder).addRoutes(to: native)
     GeocodeController(
         state: services.geocoder, upstream: services.geocoderUpstream, upstreamCache: services.upstreamCache, limiter: services.geocodeLimiter
     ).addRoutes(to: native)
-    ReportController(store: store, accounts: services.accounts, clock: clock).addRoutes(to: native)
+    ReportController(store: store, accounts: services.accounts, courses: rules.courses, clock: clock).addRoutes(to: native)
     AdminController(
         service: services.admin, locations: store, publicURL: configuration.publicURL,
         confirmationSeconds: configuration.adminPasswordConfirmationSeconds, clock: clock)
@@ -37,13 +40,13 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
 /// users, and the three location families with the live stream.
 private func addCourseFamilies(
     at mount: CourseMount, to router: Router<AppRequestContext>, _ configuration: AppConfiguration, services: AppServices,
-    crossSite: CrossSiteGuard, routes: RouteTable
+    rules: RouteRules, routes: RouteTable
 ) {
     func family(_ family: PathFamily) -> FamilyGroup {
-        FamilyGroup(family, on: router, mount: mount, crossSite: crossSite, table: routes)
+        FamilyGroup(family, on: router, mount: mount, rules: rules, table: routes)
     }
     let udacity = family(.udacity)
-    SessionController(accounts: services.accounts, cookies: services.cookies, clock: services.clock).addRoutes(to: udacity)
+    SessionController(accounts: services.accounts, cookies: services.cookies, courses: rules.courses, clock: services.clock).addRoutes(to: udacity)
     UserController(accounts: services.store, authenticator: services.authenticator).addRoutes(to: udacity)
     for operations in LocationOperations.families {
         let locationRoutes = family(operations.family)

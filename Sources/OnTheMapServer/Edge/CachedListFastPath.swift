@@ -6,10 +6,11 @@ import OnTheMapModel
 import OnTheMapStore
 import Synchronization
 
-/// Answers the default course's default list from the cache on the connection's event loop, without handing the
+/// Answers a course's default list from the cache on the connection's event loop, without handing the
 /// request to the router: every app asks for it on start and on every refresh, and the hand-over
 /// to Swift concurrency and back costs more than the rest of the answer (BENCHMARKS.md, "The HTTP
-/// edge"). Only a plain `GET` of a list path whose query means the default list (none, or
+/// edge"). Only a plain `GET` of a list path (at the root, or under `/c/{slug}` for a course the
+/// directory remembers and anyone may read) whose query means the default list (none, or
 /// `limit=100&order=-updatedAt` as the apps send it) with no body is taken, and only while the
 /// cache holds the list and no earlier request on the connection is still being answered
 /// (responses leave in request order). Everything else goes to the router as before. The answer is
@@ -23,7 +24,9 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// What every connection's handler shares.
     struct Source: Sendable {
         let cache: LatestListCache
-        /// The list paths, each with its family.
+        /// What `/c/{slug}` names, as far as it is remembered.
+        let courses: CourseDirectory
+        /// The list paths at the root, each with its family.
         let listPaths: [String: PathFamily]
         let maxListLimit: Int
         let maxSkip: Int
@@ -45,7 +48,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// to the router too, so that answers keep their order.
     private var withRouter = 0
     /// The request being answered here, from its head to its end.
-    private var taken: (head: HTTPRequest, started: NIODeadline)?
+    private var taken: (head: HTTPRequest, list: ListPath, started: NIODeadline)?
     /// A request answered here asked to close: nothing more is read, as with the router.
     private var closing = false
     /// The whole head of the last answer: a connection mostly asks for the same again, and then only
@@ -59,17 +62,17 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if closing { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if withRouter == 0, Self.isTakeable(head, source) {
-                taken = (head, .now())
+            if withRouter == 0, let list = Self.takeableList(head, source) {
+                taken = (head, list, .now())
                 return
             }
             withRouter += 1
         case .body:
             if taken != nil { return }
         case .end:
-            if let (head, started) = taken {
+            if let (head, list, started) = taken {
                 taken = nil
-                answer(head, started: started, context: context)
+                answer(head, list: list, started: started, context: context)
                 return
             }
         }
@@ -81,22 +84,42 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// A bodiless GET of the default list. Whether the cache holds it is asked once, at the end.
-    private static func isTakeable(_ head: HTTPRequest, _ source: Source) -> Bool {
+    /// A list path taken here: whose list, in which family, under which route.
+    struct ListPath {
+        let course: CourseID
+        let family: PathFamily
+        let route: String
+    }
+
+    /// The list a bodiless GET of a default list asks for. Whether the cache holds it is asked
+    /// once, at the end.
+    private static func takeableList(_ head: HTTPRequest, _ source: Source) -> ListPath? {
         guard head.method == .get, let target = head.path,
-              head.headerFields[.contentLength] ?? "0" == "0", head.headerFields[.transferEncoding] == nil else { return false }
+              head.headerFields[.contentLength] ?? "0" == "0", head.headerFields[.transferEncoding] == nil else { return nil }
         let question = target.firstIndex(of: "?")
-        guard source.listPaths[String(target[..<(question ?? target.endIndex)])] != nil else { return false }
+        guard let list = listPath(target[..<(question ?? target.endIndex)], source) else { return nil }
         if let question {
             let parameters = QueryString.parse(String(target[target.index(after: question)...]))
             guard let query = try? LocationQuery.parse(parameters, maxLimit: source.maxListLimit, maxSkip: source.maxSkip),
-                  query.isDefaultList else { return false }
+                  query.isDefaultList else { return nil }
         }
-        return true
+        return list
     }
 
-    private func answer(_ head: HTTPRequest, started: NIODeadline, context: ChannelHandlerContext) {
-        guard let entry = source.cache.current(.default) else {
+    /// A root list path, or one under `/c/{slug}` of a course remembered as readable by anyone;
+    /// any other course's goes to the router, which looks it up and checks the caller.
+    private static func listPath(_ path: Substring, _ source: Source) -> ListPath? {
+        let whole = String(path)
+        if let family = source.listPaths[whole] { return ListPath(course: .default, family: family, route: whole) }
+        guard path.hasPrefix("/c/"), let slash = path.dropFirst(3).firstIndex(of: "/"),
+              let family = source.listPaths[String(path[slash...])],
+              let slug = CourseSlug(rawValue: String(path[path.index(path.startIndex, offsetBy: 3)..<slash])),
+              case .some(.some(let course)) = source.courses.remembered(slug), course.isReadableByAnyone else { return nil }
+        return ListPath(course: course.id, family: family, route: CourseMount.namedPrefix + path[slash...])
+    }
+
+    private func answer(_ head: HTTPRequest, list: ListPath, started: NIODeadline, context: ChannelHandlerContext) {
+        guard let entry = source.cache.current(list.course) else {
             // Not cached (the first request after a change): the router answers, and fills the cache.
             withRouter += 1
             context.fireChannelRead(wrapInboundOut(.head(head)))
@@ -125,10 +148,8 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(mode: .output, promise: nil)
         }
         let elapsed = NIODeadline.now() - started
-        // The list paths are routes of their own, so the path is the route's pattern.
-        let path = { head.path.map { String($0.prefix { $0 != "?" }) } ?? "" }
         source.finish.record(
-            to: source.logger, method: "GET", uri: head.path ?? "", family: source.listPaths[path()] ?? .native, route: path(),
+            to: source.logger, method: "GET", uri: head.path ?? "", family: list.family, route: list.route,
             status: answer.status.code, elapsed: .nanoseconds(elapsed.nanoseconds))
     }
 }

@@ -40,7 +40,7 @@ struct StudentLocationController: Sendable {
         let saved = try await service.create(fields, in: context.course, by: writer)
         let body = CreatedBody(createdAt: WireTime.formatMillis(saved.createdAt), objectId: saved.objectId)
         if context.facts.family == .v1Locations { return try JSONResponse.make(body) }
-        return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId)])
+        return try JSONResponse.make(body, status: .created, headers: [.location: locationURL(of: saved.objectId, context: context)])
     }
 
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -74,11 +74,11 @@ struct StudentLocationController: Sendable {
         return id
     }
 
-    /// Parse's absolute URL of the new object.
+    /// Parse's absolute URL of the new object, under its course's path.
     /// Absolute from `--public-url`; without it, a path (RFC 9110 allows a relative `Location`),
     /// never built from the request's `Host`, which a client chooses.
-    private func locationURL(of objectId: String) -> String {
-        (publicURL?.origin ?? "") + operations.basePath + "/" + objectId
+    private func locationURL(of objectId: String, context: AppRequestContext) -> String {
+        (publicURL?.origin ?? "") + context.coursePath + operations.basePath + "/" + objectId
     }
 }
 

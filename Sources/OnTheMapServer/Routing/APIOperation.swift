@@ -58,6 +58,17 @@ enum APIOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// What the operation does to the request's course (`CourseAccess`), for the operations a
+    /// course serves (`CourseMount`). Logging in is checked by the login itself (the account is
+    /// not known before); logging out harms nobody.
+    var courseAction: CourseAccess.Action? {
+        switch self {
+        case .udacityUser, .udacityUserLegacy, .v1Events, .v1List, .v1Read, .parseList, .parseRead, .parse1List, .parse1Read: .read
+        case .v1Create, .v1Update, .v1Delete, .parseCreate, .parseUpdate, .parseDelete, .parse1Create, .parse1Update, .parse1Delete: .write
+        default: nil
+        }
+    }
+
     /// The check a browser's request passes before the handler: none for reads and for logging out
     /// (old clients send any header or none, and ending a session harms nobody).
     var crossSite: CrossSiteMiddleware.Check? {

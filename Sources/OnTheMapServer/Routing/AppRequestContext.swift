@@ -28,6 +28,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// The course the request is for: the default one at the root.
     var course: CourseID { facts.course }
 
+    /// Where the request's course is mounted: `/c/{slug}`, or nothing at today's paths.
+    var coursePath: String { facts.mountedCourse.map { CourseMount.path(of: $0.slug) } ?? "" }
+
     /// The logged-in caller, or nil: looked up on first use, at most once per request.
     func caller() async throws -> Caller? { try await facts.caller() }
 

@@ -12,36 +12,39 @@ struct FamilyGroup {
     private let basePath: String
     private let adminsOnly: Bool
     private let table: RouteTable
-    private let crossSite: CrossSiteGuard
+    private let rules: RouteRules
     private let open: RouterGroup<AppRequestContext>
 
     /// The family's group under `path` (its operations' paths all start there) at `mount`, behind
-    /// the admin guard when `adminsOnly`, its operations recorded in `table`.
+    /// the admin guard when `adminsOnly`, its operations checked by `rules` and recorded in `table`.
     init(
         _ family: PathFamily, on router: Router<AppRequestContext>, mount: CourseMount = .root, path: String = "", adminsOnly: Bool = false,
-        crossSite: CrossSiteGuard, table: RouteTable
+        rules: RouteRules, table: RouteTable
     ) {
         self.family = family
         self.mount = mount
         self.basePath = path
         self.adminsOnly = adminsOnly
         self.table = table
-        self.crossSite = crossSite
+        self.rules = rules
         open = router.group(RouterPath(mount.prefix + path)).add(middleware: FamilyMiddleware(family: family))
+        // After the family's middleware, so that an unknown course is refused in the family's shape.
+        if let directory = mount.directory { open.add(middleware: CourseMiddleware(directory: directory)) }
         if adminsOnly { open.add(middleware: AdminGuard()) }
     }
 
-    /// Serves `operation` with `handler`, behind its cross-site check and, for an operation that
-    /// needs a session, a 401 without one. The first operation on a path also answers every other
-    /// common method there with 405 and an `Allow` header naming the path's operations, so a wrong
-    /// method never looks like a missing resource.
+    /// Serves `operation` with `handler`, behind its cross-site check, for an operation that
+    /// needs a session a 401 without one, and for one a course serves its access check. The first
+    /// operation on a path also answers every other common method there with 405 and an `Allow`
+    /// header naming the path's operations, so a wrong method never looks like a missing resource.
     func add(_ operation: APIOperation, _ handler: @escaping Handler) {
         let path = relative(operation.path)
         assert(PathFamily.claiming(operation.path) == family, "\(operation.path) is not a path of the \(family) family")
         assert((operation.access == .admin) == adminsOnly, "\(operation) must be registered in the admin area's group, and only it")
         var group = open
-        if let check = operation.crossSite { group = group.group().add(middleware: CrossSiteMiddleware(rule: crossSite, check: check)) }
+        if let check = operation.crossSite { group = group.group().add(middleware: CrossSiteMiddleware(rule: rules.crossSite, check: check)) }
         if operation.access == .session { group = group.group().add(middleware: SessionRequired()) }
+        if let action = operation.courseAction { group = group.group().add(middleware: CourseAccessMiddleware(access: rules.courses, action: action)) }
         group.on(RouterPath(path), method: operation.method, use: handler)
         if table.add(operation, at: mount) {
             let methods = APIOperation.allCases.filter { $0.path == operation.path }.map(\.method)
@@ -77,6 +80,13 @@ struct FamilyGroup {
         precondition(path.hasPrefix(basePath), "\(path) is outside the group at \(basePath)")
         return String(path.dropFirst(basePath.count))
     }
+}
+
+/// What the route groups check in front of their operations: the cross-site rule and who may use
+/// a course.
+struct RouteRules: Sendable {
+    let crossSite: CrossSiteGuard
+    let courses: CourseAccess
 }
 
 /// A route handler: every handler in this server builds its `Response` itself.

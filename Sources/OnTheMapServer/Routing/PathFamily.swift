@@ -13,9 +13,17 @@ enum PathFamily: Sendable {
 
     /// The family a path belongs to when no route took the request (an unknown path or method, or an
     /// answer the HTTP edge makes before routing). A routed request's family comes from its route
-    /// group (`FamilyGroup`), which may only hold paths its family claims here.
+    /// group (`FamilyGroup`), which may only hold paths its family claims here. A course's path
+    /// (`/c/{slug}/…`, `CourseMount`) belongs to the family of the path after its prefix.
     static func claiming(_ path: String) -> PathFamily {
+        claiming(path[...], insideCourse: false)
+    }
+
+    private static func claiming(_ path: Substring, insideCourse: Bool) -> PathFamily {
         let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
+        if !insideCourse, segments.count == 3, segments[0] == "c" {
+            return claiming(segments[2], insideCourse: true)
+        }
         let first = segments.first ?? ""
         let second = segments.count > 1 ? segments[1] : ""
         switch (first, second) {

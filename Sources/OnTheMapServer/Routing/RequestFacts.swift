@@ -11,8 +11,9 @@ final class RequestFacts: Sendable {
     private struct State {
         var clientAddress = "unknown"
         var family: PathFamily?
-        /// The default course unless the request came under `/c/{slug}` (`CourseMount`).
-        var course = CourseID.default
+        /// The course `/c/{slug}/` named (`CourseMiddleware`); nil at today's paths, which serve
+        /// the default course.
+        var mountedCourse: Course?
         /// Its headers are read for the session credential only when the caller is asked for: the
         /// list reads never parse a cookie.
         var request: Request?
@@ -39,17 +40,28 @@ final class RequestFacts: Sendable {
         set { state.withLockedValue { $0.family = newValue } }
     }
 
-    var course: CourseID {
-        get { state.withLockedValue(\.course) }
-        set { state.withLockedValue { $0.course = newValue } }
+    var mountedCourse: Course? {
+        get { state.withLockedValue(\.mountedCourse) }
+        set {
+            state.withLockedValue { state in
+                // The caller's role is read for the course of the moment.
+                precondition(state.caller == nil, "the course is known before the caller is looked up")
+                state.mountedCourse = newValue
+            }
+        }
     }
 
+    /// The course the request is for.
+    var course: CourseID { mountedCourse?.id ?? .default }
+
     func caller() async throws -> Caller? {
-        let (known, request, authenticator) = state.withLockedValue { ($0.caller, $0.request, $0.authenticator) }
+        let (known, request, authenticator, course) = state.withLockedValue {
+            ($0.caller, $0.request, $0.authenticator, $0.mountedCourse?.id ?? .default)
+        }
         if let known { return known }
         var found: Caller?
         if let request, let credential = SessionCredential(of: request), let authenticator {
-            found = try await authenticator.caller(token: credential.token, viaCookie: credential.viaCookie)
+            found = try await authenticator.caller(token: credential.token, viaCookie: credential.viaCookie, in: course)
         }
         state.withLockedValue { $0.caller = .some(found) }
         return found

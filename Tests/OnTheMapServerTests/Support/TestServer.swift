@@ -21,6 +21,8 @@ struct TestServer {
     let edge: HTTPEdge
     /// The operations the server's routes serve.
     let routes: RouteTable
+    /// The courses the server remembers.
+    let courseDirectory: CourseDirectory
 
     /// Runs `body` against a new server built as `serve` builds it; `configure` adjusts the test
     /// defaults (bcrypt cost 4, windows of an hour), and client addresses come from
@@ -62,7 +64,7 @@ struct TestServer {
                 configuration.port = 0
                 let built = try await buildApplication(configuration, database: database, logger: logger, overrides: overrides)
                 try await built.application.test(live ? .live : .router) { client in
-                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes))
+                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes, courseDirectory: built.courses))
                 }
             } catch {
                 try? await database.close()

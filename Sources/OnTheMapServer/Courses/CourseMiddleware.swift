@@ -1,0 +1,29 @@
+import Hummingbird
+import OnTheMapModel
+
+/// In front of every route of a course's mount (`/c/{slug}/…`): finds the course its path names
+/// and puts it in the request's facts, for the access check, the handlers and the store. A slug
+/// that names no course is a 404 in the family's error shape (the family is known by now).
+struct CourseMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let directory: CourseDirectory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let slug = context.parameters.get(CourseMount.parameter).flatMap(CourseSlug.init(rawValue:)),
+              let course = try await directory.course(slug) else { throw APIError.courseNotFound }
+        context.facts.mountedCourse = course
+        return try await next(request, context)
+    }
+}
+
+/// In front of an operation a course serves: `CourseAccess` says whether the caller may.
+struct CourseAccessMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let access: CourseAccess
+    let action: CourseAccess.Action
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await access.check(action, on: context.facts.mountedCourse) { try await context.caller() }
+        return try await next(request, context)
+    }
+}

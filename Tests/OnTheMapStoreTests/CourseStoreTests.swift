@@ -1,0 +1,75 @@
+import OnTheMapModel
+@testable import OnTheMapStore
+import OnTheMapTestSupport
+import Testing
+
+/// Courses and their members as the store keeps them, on both engines: a course made with its
+/// first instructor in one write, a slug taken once, settings written back whole, roles set and
+/// read, and a session's role in the course it is asked about read with the session.
+@Suite struct CourseStoreTests {
+    @Test func aCourseIsMadeWithItsInstructorAndFoundBySlugAndId() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher"), student = try await store.newAccount("Student")
+            let slug = try #require(CourseSlug(rawValue: "cs101-spring"))
+            let course = try await store.createCourse(slug: slug, title: "CS101, spring", instructorKey: teacher.key, now: 5_000)
+            #expect(course.id != .default && course.title == "CS101, spring" && course.createdAt == 5_000)
+            #expect(course.visibility == .members && course.namesShown == .full && !course.isArchived && !course.everyoneJoins)
+            #expect(try await store.course(slug: slug) == course)
+            #expect(try await store.course(id: course.id) == course)
+            #expect(try await store.role(of: teacher.key, in: course.id) == .instructor)
+            #expect(try await store.role(of: student.key, in: course.id) == nil)
+            #expect(try await store.role(of: student.key, in: .default) == .student, "a new account joins the default course")
+
+            // A slug is one course's: the second is refused and leaves nothing behind.
+            await #expect(throws: StoreError.slugTaken) {
+                try await store.createCourse(slug: slug, title: "Another", instructorKey: student.key, now: 6_000)
+            }
+            #expect(try await store.role(of: student.key, in: course.id) == nil)
+            let defaultCourse = try #require(try await store.course(id: .default))
+            #expect(defaultCourse.slug.rawValue == "default" && defaultCourse.everyoneJoins)
+            try await database.close()
+        }
+    }
+
+    @Test func settingsAndRolesAreWrittenAndReadBack() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher"), student = try await store.newAccount("Student")
+            var course = try await store.createCourse(
+                slug: try #require(CourseSlug(rawValue: "art")), title: "Art", instructorKey: teacher.key, now: 1)
+            course.title = "Art history"
+            course.archivedAt = 9
+            course.visibility = .link
+            course.namesShown = .initials
+            course.approvalRequired = true
+            course.inviteEnabled = true
+            try await store.updateCourse(course)
+            #expect(try await store.course(id: course.id) == course)
+
+            #expect(try await store.setMember(student.key, of: course.id, role: .student, now: 2))
+            #expect(try await store.setMember(student.key, of: course.id, role: .student, now: 3) == false, "already theirs")
+            #expect(try await store.setMember(student.key, of: course.id, role: .instructor, now: 4))
+            #expect(try await store.role(of: student.key, in: course.id) == .instructor)
+
+            // The role comes with the session, for the course asked about.
+            try await store.insertSession(SessionRecord(tokenHash: "t", accountKey: teacher.key, createdAt: 1, expiresAt: 100))
+            #expect(try await store.session(tokenHash: "t", now: 2, in: course.id)?.courseRole == .instructor)
+            #expect(try await store.session(tokenHash: "t", now: 2, in: .default)?.courseRole == .student)
+            #expect(try await store.session(tokenHash: "t", now: 2, in: CourseID(rawValue: 999))?.courseRole == nil)
+            try await database.close()
+        }
+    }
+
+    @Test(arguments: ["cs101", "a1", "cs-101-spring", String(repeating: "x", count: 48)])
+    func slugsThatAreSlugs(_ text: String) {
+        #expect(CourseSlug(rawValue: text)?.rawValue == text)
+    }
+
+    @Test(arguments: ["", "a", "CS101", "cs_101", "-cs", "cs-", "cs--101", "cs 101", "çs101", "cs/101", String(repeating: "x", count: 49)])
+    func textThatIsNoSlug(_ text: String) {
+        #expect(CourseSlug(rawValue: text) == nil)
+    }
+}
