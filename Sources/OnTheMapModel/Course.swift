@@ -13,7 +13,10 @@ public struct Course: Sendable, Equatable {
     public var approvalRequired: Bool
     /// Every new account becomes a member (the default course, as before courses).
     public var everyoneJoins: Bool
+    /// Whether its invite link lets students join.
     public var inviteEnabled: Bool
+    /// Which invite link is the live one: turning the link over moves it on (`CourseInvite`).
+    public var inviteGeneration: Int64
 
     /// Who may read the map.
     public enum Visibility: String, Sendable, CaseIterable {
@@ -31,7 +34,8 @@ public struct Course: Sendable, Equatable {
 
     public init(
         id: CourseID, slug: CourseSlug, title: String, createdAt: Int64, archivedAt: Int64? = nil, visibility: Visibility = .members,
-        namesShown: NamesShown = .full, approvalRequired: Bool = false, everyoneJoins: Bool = false, inviteEnabled: Bool = false
+        namesShown: NamesShown = .full, approvalRequired: Bool = false, everyoneJoins: Bool = false, inviteEnabled: Bool = false,
+        inviteGeneration: Int64 = 0
     ) {
         self.id = id
         self.slug = slug
@@ -43,9 +47,20 @@ public struct Course: Sendable, Equatable {
         self.approvalRequired = approvalRequired
         self.everyoneJoins = everyoneJoins
         self.inviteEnabled = inviteEnabled
+        self.inviteGeneration = inviteGeneration
     }
 
     public var isArchived: Bool { archivedAt != nil }
+
+    /// A title is 1 to this many characters, after trimming.
+    public static let maxTitleLength = 120
+
+    /// `raw` trimmed, when it is a title: 1 to `maxTitleLength` characters.
+    public static func title(_ raw: String) throws(APIError) -> String {
+        let title = raw.trimmingWhitespace()
+        guard (1...maxTitleLength).contains(title.count) else { throw .invalidCourseTitle }
+        return title
+    }
 
     /// Whether anyone may read its map without logging in. The default course always could: the
     /// old backend's lists needed no session, and its paths keep answering as they did.

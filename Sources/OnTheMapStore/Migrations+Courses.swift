@@ -81,4 +81,26 @@ enum Courses {
             "CREATE INDEX location_events_by_course ON location_events (course_id, id)",
         ]
     }
+
+    /// Migration 16, expand only. A course's invite link is made from the server's secret and the
+    /// course's `invite_generation` (`CourseInvite`), so an instructor sees the same link each time
+    /// without the database holding it (`invite_token_hash` stays empty); turning it over moves the
+    /// generation on. A class list may
+    /// name students before they have an account: they wait in `course_pending_members` by their
+    /// normalised email, and join when an account with it is made.
+    static func invitesAndClassLists(_ f: any SQLFlavour) -> [String] {
+        [
+            "ALTER TABLE courses ADD COLUMN invite_generation BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE course_pending_members (
+                course_id BIGINT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+                email \(f.text) NOT NULL,
+                role \(f.text) NOT NULL CHECK (role IN ('student', 'instructor')),
+                added_at BIGINT NOT NULL,
+                PRIMARY KEY (course_id, email)
+            )
+            """,
+            "CREATE INDEX course_pending_members_by_email ON course_pending_members (email)",
+        ]
+    }
 }

@@ -210,6 +210,7 @@ enum Schema {
             "ALTER TABLE sessions ADD COLUMN confirmed_at BIGINT",
         ]},
         Migration(version: 15, name: "courses: a map per class, the default course owning what was") { f in Courses.schema(f) },
+        Migration(version: 16, name: "courses: invite links shown again, class lists before sign-up") { f in Courses.invitesAndClassLists(f) },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

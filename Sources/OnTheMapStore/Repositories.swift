@@ -122,6 +122,8 @@ public enum StoreError: Error, Equatable {
     case keyTaken
     /// Another course has the slug.
     case slugTaken
+    /// The change would leave a course without an instructor.
+    case lastInstructor
     /// Too many writes are already waiting; try again shortly.
     case busy
     /// A read ran past its time budget and was stopped.

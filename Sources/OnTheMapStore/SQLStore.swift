@@ -53,8 +53,9 @@ extension SQLStore: AccountStore {
         }
     }
 
-    /// The account, and its membership of every course that everyone joins (the default course,
-    /// unless an operator changed that).
+    /// The account, its membership of every course that everyone joins (the default course,
+    /// unless an operator changed that), and of every course whose class list named its email
+    /// (in the role named there).
     static func insert(_ account: Account) -> [SQLQueryString] {
         [
             """
@@ -66,6 +67,12 @@ extension SQLStore: AccountStore {
             INSERT INTO course_members (course_id, account_key, role, joined_at)
             SELECT id, \(bind: account.key), 'student', \(bind: account.createdAt) FROM courses WHERE everyone_joins AND archived_at IS NULL
             """,
+            """
+            INSERT INTO course_members (course_id, account_key, role, joined_at)
+            SELECT course_id, \(bind: account.key), role, \(bind: account.createdAt) FROM course_pending_members WHERE email = \(bind: account.email)
+            ON CONFLICT (course_id, account_key) DO UPDATE SET role = excluded.role
+            """,
+            "DELETE FROM course_pending_members WHERE email = \(bind: account.email)",
         ]
     }
 

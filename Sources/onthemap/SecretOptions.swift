@@ -22,6 +22,15 @@ struct SecretOptions: ParsableArguments {
             .value(secretFile, default: defaultPath, expected: "a file path") { $0.isEmpty ? nil : $0 }
     }
 
+    /// Reads the secret a server made: a command that needs the servers' own never makes one.
+    func existingSecret(for database: DatabaseOptions.Location) throws -> ServerSecret {
+        let path = try path(for: database)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("there is no secret file at \(path): start the server once, or pass the servers' one with --secret-file.")
+        }
+        return try secret(for: database)
+    }
+
     /// Reads the secret, or creates its file (readable by its owner only) when there is none.
     func secret(for database: DatabaseOptions.Location) throws -> ServerSecret {
         let path = try path(for: database)

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import OnTheMapModel
 @testable import OnTheMapServer
-import OnTheMapStore
+@testable import OnTheMapStore
 import SQLKit
 import Testing
 
@@ -199,6 +200,27 @@ import Testing
             #expect(Set(try oversized.object().keys) == ["code", "error"])
             #expect(try await server.list("/c/cs101/v1/StudentLocation", as: member).isEmpty)
         }
+    }
+
+    /// An account made by an instance of the release before courses has no membership written:
+    /// in the default course, which everyone joins, it is a member all the same.
+    @Test func everyAccountIsAMemberOfTheCourseEveryoneJoins() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            try await server.store.writer.run(SQLQueryString("DELETE FROM course_members WHERE account_key = \(bind: student.key)"))
+            try await server.postLocation(as: student)
+            try await server.postLocation(as: student, path: "/c/default/parse/classes/StudentLocation")
+            let login = try await server.send(.post, "/c/default/v1/session", body: """
+                {"udacity": {"username": "\(student.email)", "password": "\(student.password)"}}
+                """)
+            #expect(login.status == .ok)
+        }
+    }
+
+    /// The edge names a course's list route as the router does, so that metrics count it as one.
+    @Test func theEdgeNamesACoursesRouteAsTheRouterDoes() {
+        let path = CourseMount.namedPrefix + LocationOperations.v1.basePath
+        #expect(CourseMount.namedRoutePrefix + LocationOperations.v1.basePath == RouterPath(path).description)
     }
 
     @Test func theEdgeAnswersALinkCoursesListAndLeavesAMembersOnlyOneToTheRouter() async throws {

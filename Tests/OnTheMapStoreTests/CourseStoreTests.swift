@@ -45,9 +45,15 @@ import Testing
             course.visibility = .link
             course.namesShown = .initials
             course.approvalRequired = true
-            course.inviteEnabled = true
             try await store.updateCourse(course)
             #expect(try await store.course(id: course.id) == course)
+
+            // The invite link: on, turned over (a new one), off; the settings are left alone.
+            let turnedOver = try #require(try await store.setInvite(of: course.id, enabled: true, turnOver: true))
+            #expect(turnedOver.inviteEnabled && turnedOver.inviteGeneration == 1 && turnedOver.title == "Art history")
+            let off = try #require(try await store.setInvite(of: course.id, enabled: false, turnOver: false))
+            #expect(!off.inviteEnabled && off.inviteGeneration == 1)
+            #expect(try await store.setInvite(of: CourseID(rawValue: 999), enabled: true, turnOver: true) == nil)
 
             #expect(try await store.setMember(student.key, of: course.id, role: .student, now: 2))
             #expect(try await store.setMember(student.key, of: course.id, role: .student, now: 3) == false, "already theirs")
@@ -59,6 +65,66 @@ import Testing
             #expect(try await store.session(tokenHash: "t", now: 2, in: course.id)?.courseRole == .instructor)
             #expect(try await store.session(tokenHash: "t", now: 2, in: .default)?.courseRole == .student)
             #expect(try await store.session(tokenHash: "t", now: 2, in: CourseID(rawValue: 999))?.courseRole == nil)
+            try await database.close()
+        }
+    }
+
+    @Test func aCourseKeepsAnInstructorAndItsRosterShowsWhoPosted() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher"), student = try await store.newAccount("Student")
+            let course = try await store.createCourse(
+                slug: try #require(CourseSlug(rawValue: "geo")), title: "Geo", instructorKey: teacher.key, now: 1)
+            try await store.setMember(student.key, of: course.id, role: .student, now: 2)
+
+            // The only instructor can neither leave nor stop teaching; with a second one, they can.
+            await #expect(throws: StoreError.lastInstructor) { try await store.removeMember(teacher.key, from: course.id) }
+            await #expect(throws: StoreError.lastInstructor) { try await store.setMember(teacher.key, of: course.id, role: .student, now: 3) }
+            #expect(try await store.role(of: teacher.key, in: course.id) == .instructor)
+            try await store.setMember(student.key, of: course.id, role: .instructor, now: 4)
+            #expect(try await store.setMember(teacher.key, of: course.id, role: .student, now: 5))
+            #expect(try await store.removeMember(teacher.key, from: course.id))
+            #expect(try await store.removeMember(teacher.key, from: course.id) == false, "not a member any more")
+
+            // The roster: instructors first, each with their pin in this course only.
+            try await store.setMember(teacher.key, of: course.id, role: .student, now: 6)
+            try await store.pin(teacher, at: "Oslo", in: course.id)
+            try await store.pin(student, at: "Elsewhere", in: .default)
+            let roster = try await store.members(of: course.id, limit: 10, skip: 0)
+            #expect(roster.map(\.account.key) == [student.key, teacher.key])
+            #expect(roster.map(\.role) == [.instructor, .student])
+            #expect(roster.map { $0.pin?.location.mapString } == [nil, "Oslo"])
+            #expect(try await store.members(of: course.id, limit: 1, skip: 1).map(\.account.key) == [teacher.key])
+
+            #expect(try await store.courses(of: teacher.key).map { [$0.course.slug.rawValue, $0.role.rawValue] } == [["default", "student"], ["geo", "student"]])
+            #expect(try await store.allCourses().map(\.slug.rawValue) == ["default", "geo"])
+            try await database.close()
+        }
+    }
+
+    @Test func aClassListsStudentJoinsWhenTheirAccountIsMade() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher")
+            let course = try await store.createCourse(
+                slug: try #require(CourseSlug(rawValue: "geo")), title: "Geo", instructorKey: teacher.key, now: 1)
+            #expect(try await store.addPendingMember(email: "late@example.com", to: course.id, role: .student, now: 2))
+            #expect(try await store.addPendingMember(email: "late@example.com", to: course.id, role: .student, now: 3) == false)
+            #expect(try await store.addPendingMember(email: "ta@example.com", to: course.id, role: .instructor, now: 4))
+            #expect(try await store.addPendingMember(email: "gone@example.com", to: course.id, role: .student, now: 4))
+            #expect(try await store.removePendingMember(email: "gone@example.com", from: course.id))
+            #expect(try await store.pendingMembers(of: course.id) == [
+                PendingMember(email: "late@example.com", role: .student, addedAt: 2), PendingMember(email: "ta@example.com", role: .instructor, addedAt: 4),
+            ])
+
+            let late = try await store.createAccount(email: "late@example.com", firstName: "Late", lastName: "Comer", passwordHash: "h", isAdmin: false)
+            let ta = try await store.createAccount(email: "ta@example.com", firstName: "Tea", lastName: "Cher", passwordHash: "h", isAdmin: false)
+            #expect(try await store.role(of: late.key, in: course.id) == .student)
+            #expect(try await store.role(of: ta.key, in: course.id) == .instructor)
+            #expect(try await store.role(of: ta.key, in: .default) == .student, "and every course everyone joins")
+            #expect(try await store.pendingMembers(of: course.id).isEmpty)
             try await database.close()
         }
     }

@@ -44,6 +44,7 @@ cd "$work"
 echo "onthemap CLI tests"
 
 expect_success "--help lists the subcommands" "serve.*|user" "$binary" --help
+expect_success "course --help lists its subcommands" "invite.*|members" "$binary" course --help
 expect_success "serve --help documents every flag" "--public-url" "$binary" serve --help
 # The README's configuration table is what `onthemap settings` prints from the settings' one declaration.
 readme_table="$(awk '/^\| flag \| variable \| default \| meaning \|$/ { on = 1 } on && /^$/ { exit } on' "$readme")"
@@ -149,6 +150,43 @@ curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v
 sleep 0.2
 grep -q '/v1/users/\[redacted\]' "$work/users.log" && [ -n "$token" ] && ! grep -q "$token" "$work/users.log" \
     && pass "the request log names no session id" || fail "session id in the log" "$(grep -c "$token" "$work/users.log")"
+
+# Courses, made by the operator's CLI beside the live server, which serves them at /c/{slug}/ at once.
+courses=(--database "$work/users.sqlite")
+expect_success "course add makes a course taught by an account" "Added course cs101-spring \(CS 101, spring\), taught by ada@example.com" \
+    "$binary" course add --slug cs101-spring --title "CS 101, spring" --instructor Ada@Example.com "${courses[@]}"
+expect_failure "course add refuses a slug that is not one" "2 to 48 lower-case letters" "$binary" course add --slug CS_101 --title T --instructor ada@example.com "${courses[@]}"
+expect_failure "course add refuses a slug taken" "Another course already has this address" "$binary" course add --slug cs101-spring --title T --instructor ada@example.com "${courses[@]}"
+expect_failure "course add needs an existing instructor" "no account with email nobody@example.com" "$binary" course add --slug art --title T --instructor nobody@example.com "${courses[@]}"
+expect_success "course list shows the default course and the new one" "cs101-spring.CS 101, spring.members.open" "$binary" course list "${courses[@]}"
+printf 'Root Admin <ROOT@example.com>\nLovelace; Ada; ada@example.com\nnew@example.com\nno address on this line\n' \
+    | "$binary" course members cs101-spring --add - "${courses[@]}" >"$work/members.out" 2>&1
+grep -q "Added root@example.com as student" "$work/members.out" && grep -q "ada@example.com was a member" "$work/members.out" \
+    && grep -q "new@example.com has no account yet" "$work/members.out" && grep -q "Skipped (no email): no address on this line" "$work/members.out" \
+    && pass "course members --add reads a pasted class list" || fail "course members --add" "$(cat "$work/members.out")"
+expect_success "course members lists the roster and who waits for an account" "new@example.com.*waiting for an account" "$binary" course members cs101-spring "${courses[@]}"
+expect_failure "the last instructor cannot be removed" "keeps at least one instructor" "$binary" course members cs101-spring --remove ada@example.com "${courses[@]}"
+expect_failure "the default course is never archived" "cannot be archived" "$binary" course archive default "${courses[@]}"
+expect_failure "an unknown course is named as such" "No course has this address" "$binary" course show nope "${courses[@]}"
+first_link="$("$binary" course invite cs101-spring --on --public-url https://map.example.org "${courses[@]}")"
+grep -qE '^Invite link \(on\): https://map.example.org/c/cs101-spring/join/[A-Za-z0-9_-]{22}$' <<<"$first_link" \
+    && [ "$("$binary" course invite cs101-spring --public-url https://map.example.org "${courses[@]}")" = "$first_link" ] \
+    && pass "course invite prints the same link each time" || fail "course invite" "$first_link"
+[ "$("$binary" course invite cs101-spring --new --public-url https://map.example.org "${courses[@]}")" != "$first_link" ] \
+    && pass "course invite --new replaces the link" || fail "course invite --new"
+openssl rand -hex 32 >"$work/other.secret"
+expect_failure "course invite needs the servers' secret" "served with another secret file" \
+    "$binary" course invite cs101-spring --secret-file "$work/other.secret" "${courses[@]}"
+expect_failure "course invite names a missing secret file" "no secret file at .*start the server once" \
+    "$binary" course invite cs101-spring --secret-file "$work/missing.secret" "${courses[@]}"
+expect_success "course show sums the course up" "invite link:  on" "$binary" course show cs101-spring "${courses[@]}"
+posted="$(curl -s -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation" \
+    -d '{"mapString": "Lima, Peru", "mediaURL": "https://example.com", "latitude": -12.05, "longitude": -77.04}')"
+listed="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation")"
+[ "$(jq -r '.results[0].mapString' <<<"$listed")" = "Lima, Peru" ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation")" = "401" ] \
+    && pass "the live server serves the course the CLI made, to its members" || fail "a CLI course on the live server" "$posted $listed"
+expect_success "course members shows who has posted" "ada@example.com.*instructor.*[0-9]{4}-[0-9]{2}-[0-9]{2}T.*[0-9]{4}-[0-9]{2}-[0-9]{2}T" "$binary" course members cs101-spring "${courses[@]}"
+expect_success "course archive makes the map read-only" "archived: its map is read-only" "$binary" course archive cs101-spring "${courses[@]}"
 expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"
 stop_last_server
 expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"

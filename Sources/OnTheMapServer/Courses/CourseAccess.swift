@@ -10,6 +10,8 @@ import OnTheMapStore
 ///   403 for another account).
 /// - Writing a pin: its members and the server's admins, while it is not archived. In the legacy
 ///   `open` mode the default course takes anyone's writes, as the original service did.
+/// - In a course everyone joins (the default one), every account counts as a member, whether or
+///   not its membership was written (an account made by an instance of the release before courses).
 struct CourseAccess: Sendable {
     let writeMode: WriteMode
     let store: any CourseStore
@@ -44,12 +46,12 @@ struct CourseAccess: Sendable {
         switch action {
         case .read:
             if course?.isReadableByAnyone ?? true { return }
-            try requireMember(try await member())
+            try requireMember(try await member(), everyoneJoins: course?.everyoneJoins ?? true)
         case .write:
             if course?.isArchived ?? false { throw APIError.courseArchived }
             let member = try await member()
             if writeMode == .open, (course?.id ?? .default) == .default { return }
-            try requireMember(member)
+            try requireMember(member, everyoneJoins: course?.everyoneJoins ?? true)
         }
     }
 
@@ -57,12 +59,12 @@ struct CourseAccess: Sendable {
     /// a session made there is for using that course, so a stranger to it is told before a
     /// session is made. Anyone may log in at today's paths (nil).
     func checkLogIn(_ account: Account, at course: Course?) async throws {
-        guard let course, !account.isAdmin else { return }
+        guard let course, !account.isAdmin, !course.everyoneJoins else { return }
         if try await store.role(of: account.key, in: course.id) == nil { throw APIError.notACourseMember }
     }
 
-    private func requireMember(_ member: (account: Account, role: CourseRole?)?) throws {
+    private func requireMember(_ member: (account: Account, role: CourseRole?)?, everyoneJoins: Bool) throws {
         guard let member else { throw APIError.loginRequired }
-        guard member.account.isAdmin || member.role != nil else { throw APIError.notACourseMember }
+        guard member.account.isAdmin || member.role != nil || everyoneJoins else { throw APIError.notACourseMember }
     }
 }

@@ -115,7 +115,7 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
               let family = source.listPaths[String(path[slash...])],
               let slug = CourseSlug(rawValue: String(path[path.index(path.startIndex, offsetBy: 3)..<slash])),
               case .some(.some(let course)) = source.courses.remembered(slug), course.isReadableByAnyone else { return nil }
-        return ListPath(course: course.id, family: family, route: CourseMount.namedPrefix + path[slash...])
+        return ListPath(course: course.id, family: family, route: CourseMount.namedRoutePrefix + path[slash...])
     }
 
     private func answer(_ head: HTTPRequest, list: ListPath, started: NIODeadline, context: ChannelHandlerContext) {

@@ -44,7 +44,7 @@ enum MetricCatalogue {
         listCache: Entry(help: "Reads of a course's default list (latest 100) answered from memory (hit) or from the database (miss)."),
         listCacheLists: Entry(help: "Courses whose default list the cache holds now (at most --list-cache-courses)."),
         listCacheBytes: Entry(help: "Bytes of the lists the cache holds now, plain and gzipped."),
-        logins: Entry(help: "Logins by method (password, oidc) and outcome: ok, failed (unknown email or wrong password; a provider's sign-in refused or cancelled), disabled (the account is), throttled, error."),
+        logins: Entry(help: "Logins by method (password, oidc) and outcome: ok, failed (unknown email or wrong password; a provider's sign-in refused or cancelled), disabled (the account is), refused (not a member of the course whose path it came to), throttled, error."),
         geocodeDuration: Entry(help: "Time to answer GET /v1/geocode, by the kind of text typed.", durationBuckets: geocodeBuckets),
         liveStreams: Entry(help: "Live map streams (GET /v1/StudentLocation/events) open now."),
         idempotencyKeys: Entry(help: "Idempotency keys the database holds (answers kept for a day, requests running), sampled every 10 s."),

@@ -46,6 +46,7 @@ enum ServiceMetrics {
         case nil: "ok"
         case let error as APIError where error == .invalidCredentials: "failed"
         case let error as APIError where error == .accountDisabled: "disabled"
+        case let error as APIError where error == .notACourseMember: "refused"
         case let error as APIError where error.status == 429: "throttled"
         case let error as SignInFailure where error == .accountDisabled: "disabled"
         case let error as SignInFailure: if case .providerUnavailable = error { "error" } else { "failed" }

@@ -22,8 +22,10 @@ struct CourseMount: Sendable {
 
     /// The route parameter that holds the slug.
     static let parameter = "course"
-    /// Every course's prefix, in the router's syntax: the start of its routes' names in metrics.
+    /// Every course's prefix, in the router's syntax.
     static let namedPrefix = "/c/:" + parameter
+    /// The same as the router names it in a route's pattern (metrics, the log): `/c/{course}`.
+    static let namedRoutePrefix = "/c/{" + parameter + "}"
 
     /// The path a course's families are under.
     static func path(of slug: CourseSlug) -> String { "/c/" + slug.rawValue }

@@ -1,0 +1,155 @@
+import OnTheMapModel
+import OnTheMapStore
+
+/// What can be done to a course, with its rules (a slug is a slug and one course's, a title fits,
+/// the default course stays, a course keeps an instructor, an invite must be the live one),
+/// independent of any wire shape: the course routes and `onthemap course` both go through it. Who
+/// may ask is decided before, by `CourseAccess` (the operator's CLI may do everything).
+public struct CourseService: Sendable {
+    let store: any CourseStore & AccountStore
+    let invites: CourseInvite
+    let clock: WallClock
+    /// Told of every course changed here, so that this instance sees the change at once.
+    let changed: @Sendable (CourseSlug) -> Void
+
+    public init(store: any CourseStore & AccountStore, secret: ServerSecret, clock: WallClock = .system) {
+        self.init(store: store, invites: CourseInvite(secret: secret), clock: clock, changed: { _ in })
+    }
+
+    init(store: any CourseStore & AccountStore, invites: CourseInvite, clock: WallClock, changed: @escaping @Sendable (CourseSlug) -> Void) {
+        self.store = store
+        self.invites = invites
+        self.clock = clock
+        self.changed = changed
+    }
+
+    /// A new course, `instructor` its first instructor.
+    public func create(slug rawSlug: String, title rawTitle: String, instructor: Account) async throws -> Course {
+        guard let slug = CourseSlug(rawValue: rawSlug) else { throw APIError.invalidCourseSlug }
+        let title = try Course.title(rawTitle)
+        do {
+            let course = try await store.createCourse(slug: slug, title: title, instructorKey: instructor.key, now: clock.nowMillis())
+            changed(slug)
+            return course
+        } catch StoreError.slugTaken {
+            throw APIError.courseSlugTaken
+        }
+    }
+
+    /// The course a slug names, or 404.
+    public func course(_ rawSlug: String) async throws -> Course {
+        guard let slug = CourseSlug(rawValue: rawSlug), let course = try await store.course(slug: slug) else { throw APIError.courseNotFound }
+        return course
+    }
+
+    public func allCourses() async throws -> [Course] { try await store.allCourses() }
+
+    /// What a course's settings become: each given one changed, the rest kept.
+    public struct Settings: Sendable {
+        public var title: String?
+        public var visibility: Course.Visibility?
+        public var namesShown: Course.NamesShown?
+        public var approvalRequired: Bool?
+        public var archived: Bool?
+
+        public init(
+            title: String? = nil, visibility: Course.Visibility? = nil, namesShown: Course.NamesShown? = nil, approvalRequired: Bool? = nil,
+            archived: Bool? = nil
+        ) {
+            self.title = title
+            self.visibility = visibility
+            self.namesShown = namesShown
+            self.approvalRequired = approvalRequired
+            self.archived = archived
+        }
+    }
+
+    /// Changes the course's settings; the default course is never archived.
+    public func change(_ course: Course, to settings: Settings) async throws -> Course {
+        var changed = course
+        if let title = settings.title { changed.title = try Course.title(title) }
+        if let visibility = settings.visibility { changed.visibility = visibility }
+        if let namesShown = settings.namesShown { changed.namesShown = namesShown }
+        if let approvalRequired = settings.approvalRequired { changed.approvalRequired = approvalRequired }
+        if let archived = settings.archived, archived != course.isArchived {
+            if course.id == .default { throw APIError.defaultCourseStays }
+            changed.archivedAt = archived ? clock.nowMillis() : nil
+        }
+        guard changed != course else { return course }
+        try await store.updateCourse(changed)
+        self.changed(course.slug)
+        return changed
+    }
+
+    /// The course's invite link's path, whether or not it works now.
+    public func invitePath(for course: Course) -> String { invites.path(for: course) }
+
+    /// Switches the invite link on or off, or makes a new one (which switches it on).
+    public func setInvite(of course: Course, enabled: Bool, turnOver: Bool = false) async throws -> Course {
+        guard let changed = try await store.setInvite(of: course.id, enabled: enabled || turnOver, turnOver: turnOver) else {
+            throw APIError.courseNotFound
+        }
+        self.changed(course.slug)
+        return changed
+    }
+
+    /// `account` joins the course with its invite `token`; false when it was a member already
+    /// (its role kept).
+    public func join(_ course: Course, token: String, account: Account) async throws -> Bool {
+        guard invites.admits(token, to: course) else { throw APIError.inviteNotValid }
+        if try await store.role(of: account.key, in: course.id) != nil { return false }
+        return try await store.setMember(account.key, of: course.id, role: .student, now: clock.nowMillis())
+    }
+
+    /// What adding one email of a class list came to.
+    public enum Addition: Sendable, Equatable {
+        /// The account became a member in the role.
+        case added(Account)
+        /// The account was a member already: made an instructor when that was asked, else as it was.
+        case alreadyMember(Account)
+        /// No account has the email yet: it joins when one is made.
+        case waiting(String)
+    }
+
+    /// Adds every email of a class list in `role`: accounts join now, the other emails when their
+    /// account is made. A list of instructors makes its members instructors; a list of students
+    /// never makes an instructor a student (an instructor pastes the whole class, themselves too).
+    public func add(_ list: ClassList, as role: CourseRole, to course: Course) async throws -> [Addition] {
+        let now = clock.nowMillis()
+        var additions: [Addition] = []
+        for email in list.emails {
+            if let account = try await store.account(email: email) {
+                let was = try await store.role(of: account.key, in: course.id)
+                if was == nil || role == .instructor { try await store.setMember(account.key, of: course.id, role: role, now: now) }
+                additions.append(was == nil ? .added(account) : .alreadyMember(account))
+            } else {
+                try await store.addPendingMember(email: email, to: course.id, role: role, now: now)
+                additions.append(.waiting(email))
+            }
+        }
+        return additions
+    }
+
+    /// Takes the member with `email` out of the course, or forgets the email waiting to join;
+    /// false when it was neither.
+    public func remove(email rawEmail: String, from course: Course) async throws -> Bool {
+        let email = Validation.normalizedEmail(rawEmail)
+        guard let account = try await store.account(email: email) else {
+            return try await store.removePendingMember(email: email, from: course.id)
+        }
+        do {
+            return try await store.removeMember(account.key, from: course.id)
+        } catch StoreError.lastInstructor {
+            throw APIError.lastInstructor
+        }
+    }
+
+    /// A page of the course's roster.
+    public func roster(of course: Course, limit: Int = 1000, skip: Int = 0) async throws -> [CourseMember] {
+        try await store.members(of: course.id, limit: limit, skip: skip)
+    }
+
+    public func waiting(for course: Course) async throws -> [PendingMember] {
+        try await store.pendingMembers(of: course.id)
+    }
+}
