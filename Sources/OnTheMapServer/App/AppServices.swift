@@ -21,6 +21,7 @@ struct AppServices: Sendable {
     let hub: LocationEventHub
     /// The courses `/c/{slug}/` names, remembered for a few seconds (the HTTP edge reads it too).
     let courseDirectory: CourseDirectory
+    let courses: CourseService
     let liveAdmission: LiveStreamAdmission
     let geocoder: GeocoderState
     let geocoderUpstream: NominatimClient?
@@ -58,6 +59,9 @@ struct AppServices: Sendable {
         listCache = LatestListCache(capacity: configuration.listCacheCourses)
         hub = LocationEventHub(store: store, logger: logger)
         courseDirectory = CourseDirectory(store: store)
+        courses = CourseService(store: store, invites: CourseInvite(secret: configuration.secret), clock: clock) { [courseDirectory] slug in
+            courseDirectory.forget(slug)
+        }
         liveAdmission = LiveStreamAdmission(settings: configuration.live)
         locations = LocationService(
             store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,

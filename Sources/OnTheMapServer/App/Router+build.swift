@@ -32,12 +32,13 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
         .addRoutes(to: family(.native, path: AdminController.basePath, adminsOnly: true))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
+    CourseController(service: services.courses, store: store, publicURL: configuration.publicURL).addRootRoutes(to: family(.native))
     services.webClient.addRoutes(to: family(.native))
     return router
 }
 
 /// The families a course serves (`CourseMount`), registered at `mount`: the Udacity session and
-/// users, and the three location families with the live stream.
+/// users, the three location families with the live stream, and the course's own operations.
 private func addCourseFamilies(
     at mount: CourseMount, to router: Router<AppRequestContext>, _ configuration: AppConfiguration, services: AppServices,
     rules: RouteRules, routes: RouteTable
@@ -58,4 +59,5 @@ private func addCourseFamilies(
         StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL)
             .addRoutes(to: locationRoutes)
     }
+    CourseController(service: services.courses, store: services.store, publicURL: configuration.publicURL).addRoutes(to: family(.native))
 }

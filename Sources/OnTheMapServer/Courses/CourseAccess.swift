@@ -10,6 +10,7 @@ import OnTheMapStore
 ///   403 for another account).
 /// - Writing a pin: its members and the server's admins, while it is not archived. In the legacy
 ///   `open` mode the default course takes anyone's writes, as the original service did.
+/// - Teaching (its settings, invite link and roster): its instructors and the server's admins.
 /// - In a course everyone joins (the default one), every account counts as a member, whether or
 ///   not its membership was written (an account made by an instance of the release before courses).
 struct CourseAccess: Sendable {
@@ -19,6 +20,7 @@ struct CourseAccess: Sendable {
     enum Action: Sendable {
         case read
         case write
+        case teach
     }
 
     /// Throws the refusal of `action` on `course` for the request's caller, looked up only when
@@ -52,6 +54,9 @@ struct CourseAccess: Sendable {
             let member = try await member()
             if writeMode == .open, (course?.id ?? .default) == .default { return }
             try requireMember(member, everyoneJoins: course?.everyoneJoins ?? true)
+        case .teach:
+            guard let member = try await member() else { throw APIError.loginRequired }
+            guard member.0.isAdmin || member.1 == .instructor else { throw APIError.instructorsOnly }
         }
     }
 

@@ -6,17 +6,17 @@ import OnTheMapStore
 /// independent of any wire shape: the course routes and `onthemap course` both go through it. Who
 /// may ask is decided before, by `CourseAccess` (the operator's CLI may do everything).
 public struct CourseService: Sendable {
-    let store: any CourseStore & AccountStore
+    let store: any CourseStore & AccountStore & LocationStore
     let invites: CourseInvite
     let clock: WallClock
     /// Told of every course changed here, so that this instance sees the change at once.
     let changed: @Sendable (CourseSlug) -> Void
 
-    public init(store: any CourseStore & AccountStore, secret: ServerSecret, clock: WallClock = .system) {
+    public init(store: any CourseStore & AccountStore & LocationStore, secret: ServerSecret, clock: WallClock = .system) {
         self.init(store: store, invites: CourseInvite(secret: secret), clock: clock, changed: { _ in })
     }
 
-    init(store: any CourseStore & AccountStore, invites: CourseInvite, clock: WallClock, changed: @escaping @Sendable (CourseSlug) -> Void) {
+    init(store: any CourseStore & AccountStore & LocationStore, invites: CourseInvite, clock: WallClock, changed: @escaping @Sendable (CourseSlug) -> Void) {
         self.store = store
         self.invites = invites
         self.clock = clock
@@ -137,11 +137,21 @@ public struct CourseService: Sendable {
         guard let account = try await store.account(email: email) else {
             return try await store.removePendingMember(email: email, from: course.id)
         }
+        return try await remove(key: account.key, from: course)
+    }
+
+    /// Takes the account out of the course, and its pin off the course's map (announced as a
+    /// deletion); false when it was not a member.
+    public func remove(key: String, from course: Course) async throws -> Bool {
         do {
-            return try await store.removeMember(account.key, from: course.id)
+            guard try await store.removeMember(key, from: course.id) else { return false }
         } catch StoreError.lastInstructor {
             throw APIError.lastInstructor
         }
+        if let pin = try await store.location(ownerKey: key, in: course.id) {
+            _ = try await store.deleteLocation(objectId: pin.location.objectId, in: course.id)
+        }
+        return true
     }
 
     /// A page of the course's roster.

@@ -34,6 +34,9 @@ enum APIOperation: String, CaseIterable, Sendable {
 
     case startSignIn, finishSignIn
 
+    case courseShow, courseChange, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
+    case myCourses, createCourse
+
     /// Who may call an operation: what the document's `security` says of it.
     enum Access: Sendable {
         /// Anyone; a session, when sent, may change the answer (the document's default security).
@@ -51,7 +54,8 @@ enum APIOperation: String, CaseIterable, Sendable {
 
     var access: Access {
         switch self {
-        case .me, .confirmPassword, .report: .session
+        case .me, .confirmPassword, .report, .courseChange, .courseInvite, .courseJoin, .courseMembers, .courseAddMembers, .courseRemoveMember,
+             .myCourses, .createCourse: .session
         case .adminAccounts, .adminChangeAccount, .adminPasswordReset, .adminLocations, .adminChangeLocation, .adminDeleteLocation,
              .adminReports, .adminDismissReports, .adminAudit, .adminExport: .admin
         default: .anyone
@@ -60,11 +64,13 @@ enum APIOperation: String, CaseIterable, Sendable {
 
     /// What the operation does to the request's course (`CourseAccess`), for the operations a
     /// course serves (`CourseMount`). Logging in is checked by the login itself (the account is
-    /// not known before); logging out harms nobody.
+    /// not known before), and joining by its invite; logging out harms nobody.
     var courseAction: CourseAccess.Action? {
         switch self {
         case .udacityUser, .udacityUserLegacy, .v1Events, .v1List, .v1Read, .parseList, .parseRead, .parse1List, .parse1Read: .read
         case .v1Create, .v1Update, .v1Delete, .parseCreate, .parseUpdate, .parseDelete, .parse1Create, .parse1Update, .parse1Delete: .write
+        case .courseShow: .read
+        case .courseChange, .courseInvite, .courseMembers, .courseAddMembers, .courseRemoveMember: .teach
         default: nil
         }
     }
@@ -95,6 +101,10 @@ enum APIOperation: String, CaseIterable, Sendable {
             .adminReports: (.get, "/v1/admin/reports"), .adminDismissReports: (.post, "/v1/admin/reports/:objectId/dismiss"),
             .adminAudit: (.get, "/v1/admin/audit"), .adminExport: (.get, "/v1/admin/export"),
             .startSignIn: (.get, "/v1/oidc/:provider/start"), .finishSignIn: (.get, "/v1/oidc/:provider/callback"),
+            .courseShow: (.get, "/v1/course"), .courseChange: (.patch, "/v1/course"), .courseInvite: (.post, "/v1/course/invite"),
+            .courseJoin: (.post, "/v1/course/join"), .courseMembers: (.get, "/v1/course/members"),
+            .courseAddMembers: (.post, "/v1/course/members"), .courseRemoveMember: (.delete, "/v1/course/members/:member"),
+            .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),
         ]
         // The three location families serve one resource each, at their own base path.
         for family in LocationOperations.families {

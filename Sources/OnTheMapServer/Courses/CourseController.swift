@@ -1,0 +1,138 @@
+import Hummingbird
+import OnTheMapModel
+import OnTheMapStore
+
+/// A course's own operations (docs/API.md, "Courses"): `/v1/course…` under each course's path
+/// (the default course's at the root), and `/v1/courses` at the root, a caller's courses and a
+/// new one. Who may is `CourseAccess`'s, checked by the route group; the rules are `CourseService`'s.
+struct CourseController: Sendable {
+    let service: CourseService
+    let store: any CourseStore
+    /// Invite links are absolute from `--public-url`, else paths.
+    let publicURL: PublicURL?
+
+    /// The operations a course serves at its path.
+    func addRoutes(to routes: FamilyGroup) {
+        routes.add(.courseShow, show)
+        routes.add(.courseChange, change)
+        routes.add(.courseInvite, invite)
+        routes.add(.courseJoin, join)
+        routes.add(.courseMembers, members)
+        routes.add(.courseAddMembers, addMembers)
+        routes.add(.courseRemoveMember, removeMember)
+    }
+
+    /// The operations about every course, at the root.
+    func addRootRoutes(to routes: FamilyGroup) {
+        routes.add(.myCourses, mine)
+        routes.add(.createCourse, create)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try JSONResponse.make(try await body(try await course(context), caller: try await context.caller()))
+    }
+
+    /// `{title, visibility, namesShown, approvalRequired, archived}`, any of them.
+    @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try CourseFields(
+            try await RequestJSON.value(of: request), allowed: ["title", "visibility", "namesShown", "approvalRequired", "archived"])
+        let settings = CourseService.Settings(
+            title: try fields.string("title"), visibility: try fields.choice("visibility", Course.Visibility.self),
+            namesShown: try fields.choice("namesShown", Course.NamesShown.self), approvalRequired: try fields.bool("approvalRequired"),
+            archived: try fields.bool("archived"))
+        let changed = try await service.change(try await course(context), to: settings)
+        return try JSONResponse.make(try await body(changed, caller: try await context.caller()))
+    }
+
+    /// `{enabled}` switches the link on or off; `{new: true}` replaces it (and switches it on).
+    @Sendable func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["enabled", "new"])
+        let course = try await self.course(context)
+        let turnOver = try fields.bool("new") ?? false
+        let changed = try await service.setInvite(of: course, enabled: try fields.bool("enabled") ?? course.inviteEnabled, turnOver: turnOver)
+        return try JSONResponse.make(try await body(changed, caller: try await context.caller()))
+    }
+
+    /// `{invite}`: the caller joins with the course's invite token; 201 when they joined, 200
+    /// when they were a member already.
+    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try await context.requireCaller()
+        let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["invite"], required: ["invite"])
+        let course = try await self.course(context)
+        let joined = try await service.join(course, token: try fields.string("invite") ?? "", account: caller.account)
+        let role = try await store.role(of: caller.account.key, in: course.id)
+        return try JSONResponse.make(try await body(course, role: role, caller: caller), status: joined ? .created : .ok)
+    }
+
+    @Sendable func members(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let course = try await self.course(context)
+        return try JSONResponse.make(RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course)))
+    }
+
+    /// `{list, role}`: a class list as pasted (one student a line, any layout holding their email).
+    @Sendable func addMembers(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["list", "role"], required: ["list"])
+        let list = ClassList(try fields.string("list") ?? "")
+        guard !list.emails.isEmpty else { throw APIError.validation("list", "The list holds no email address.") }
+        let additions = try await service.add(list, as: try fields.choice("role", CourseRole.self) ?? .student, to: try await course(context))
+        return try JSONResponse.make(AdditionsBody(additions, unreadable: list.unreadable))
+    }
+
+    /// `{member}` is an account's key, or the email of one waiting for an account.
+    @Sendable func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let member = context.parameters.get("member") ?? ""
+        let course = try await self.course(context)
+        let removed = member.contains("@") ? try await service.remove(email: member, from: course) : try await service.remove(key: member, from: course)
+        guard removed else { throw APIError.notFound("No member of this course is \(member).") }
+        return try JSONResponse.make(EmptyCourseBody())
+    }
+
+    /// The caller's courses; every course for an admin.
+    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try await context.requireCaller()
+        var roles: [CourseID: CourseRole] = [:]
+        var courses: [Course] = []
+        for (course, role) in try await store.courses(of: caller.account.key) {
+            roles[course.id] = role
+            courses.append(course)
+        }
+        if caller.account.isAdmin { courses = try await store.allCourses() }
+        var bodies: [CourseBody] = []
+        for course in courses { bodies.append(try await body(course, role: roles[course.id], caller: caller)) }
+        return try JSONResponse.make(CourseList(results: bodies))
+    }
+
+    /// `{slug, title, visibility}`: the caller teaches the new course.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try await context.requireCaller()
+        let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["slug", "title", "visibility"], required: ["slug", "title"])
+        let visibility = try fields.choice("visibility", Course.Visibility.self)
+        var course = try await service.create(slug: try fields.string("slug") ?? "", title: try fields.string("title") ?? "", instructor: caller.account)
+        if let visibility { course = try await service.change(course, to: .init(visibility: visibility)) }
+        return try JSONResponse.make(try await body(course, role: .instructor, caller: caller), status: .created)
+    }
+
+    /// The request's course: the one its path names, or the default course at the root.
+    private func course(_ context: AppRequestContext) async throws -> Course {
+        if let mounted = context.facts.mountedCourse { return mounted }
+        guard let course = try await store.course(id: .default) else { throw APIError.courseNotFound }
+        return course
+    }
+
+    /// The course as `caller` sees it, whose role there was read with their session.
+    private func body(_ course: Course, caller: Caller?) async throws -> CourseBody {
+        try await body(course, role: caller?.courseRole, caller: caller)
+    }
+
+    private func body(_ course: Course, role: CourseRole?, caller: Caller?) async throws -> CourseBody {
+        let teaches = role == .instructor || caller?.account.isAdmin == true
+        let invite = teaches ? CourseBody.InviteBody(enabled: course.inviteEnabled, url: (publicURL?.origin ?? "") + service.invitePath(for: course)) : nil
+        return CourseBody(course, role: role, invite: invite)
+    }
+}
+
+private struct CourseList: Encodable {
+    let results: [CourseBody]
+}
+
+private struct EmptyCourseBody: Encodable {}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import OnTheMapModel
+@testable import OnTheMapServer
+import Testing
+
+/// The course operations over HTTP (docs/API.md, "Courses"): an instructor makes a course, turns
+/// its invite link on, a student joins with it, the instructor sees the roster and who posted,
+/// changes the settings; nobody else may, and each refusal changes nothing.
+@Suite struct CourseAPITests {
+    @Test func anInstructorMakesACourseAndAStudentJoinsItByTheLink() async throws {
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }) { server in
+            let teacher = try await server.signUp(email: "teacher@example.com"), student = try await server.signUp(email: "student@example.com")
+            let created = try await server.send(.post, "/v1/courses", body: #"{"slug": "cs101", "title": " CS 101 "}"#, headers: teacher.bearerHeader)
+            #expect(created.status == .created)
+            let course = try created.object()
+            #expect(course["slug"] as? String == "cs101" && course["title"] as? String == "CS 101" && course["path"] as? String == "/c/cs101/")
+            #expect(course["role"] as? String == "instructor" && course["visibility"] as? String == "members")
+            let invite = try #require(course["invite"] as? [String: Any])
+            #expect(invite["enabled"] as? Bool == false)
+            let url = try #require(invite["url"] as? String)
+            #expect(url.hasPrefix("https://map.example.org/c/cs101/join/"))
+            let token = String(try #require(url.split(separator: "/").last))
+
+            // Off: the link admits nobody. On: the student joins, once.
+            let refused = try await server.send(.post, "/c/cs101/v1/course/join", body: #"{"invite": "\#(token)"}"#, headers: student.bearerHeader)
+            #expect(refused.status == .forbidden)
+            let on = try await server.send(.post, "/c/cs101/v1/course/invite", body: #"{"enabled": true}"#, headers: teacher.bearerHeader)
+            #expect((try on.object()["invite"] as? [String: Any])?["enabled"] as? Bool == true)
+            let joined = try await server.send(.post, "/c/cs101/v1/course/join", body: #"{"invite": "\#(token)"}"#, headers: student.bearerHeader)
+            #expect(joined.status == .created)
+            #expect(try joined.object()["role"] as? String == "student")
+            #expect(try joined.object()["invite"] is NSNull, "a student is not shown the link")
+            #expect(try await server.send(.post, "/c/cs101/v1/course/join", body: #"{"invite": "\#(token)"}"#, headers: student.bearerHeader).status == .ok)
+
+            // The student is a member now: the map takes their pin; the roster shows it.
+            try await server.postLocation(as: student, mapString: "Quito", path: "/c/cs101/v1/StudentLocation")
+            let roster = try await server.send(.get, "/c/cs101/v1/course/members", headers: teacher.bearerHeader)
+            let members = try #require(try roster.object()["results"] as? [[String: Any]])
+            #expect(members.map { $0["email"] as? String } == ["teacher@example.com", "student@example.com"])
+            #expect((members[1]["location"] as? [String: Any])?["mapString"] as? String == "Quito")
+            #expect(members[0]["location"] is NSNull)
+
+            let mine = try await server.send(.get, "/v1/courses", headers: student.bearerHeader)
+            #expect((try mine.object()["results"] as? [[String: Any]])?.map { $0["slug"] as? String } == ["default", "cs101"])
+            #expect(try await server.send(.get, "/v1/course").status == .ok, "the default course at the root")
+        }
+    }
+
+    @Test func onlyTheCoursesInstructorsChangeItAndEachRefusalChangesNothing() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(), student = try await server.signUp(), stranger = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher, students: [student])
+            let before = try await server.send(.get, "/c/cs101/v1/course", headers: teacher.bearerHeader).data
+
+            for session in [student, stranger] {
+                for (method, path, body) in [(HTTPRequest.Method.patch, "/c/cs101/v1/course", #"{"visibility": "link"}"#),
+                                             (.post, "/c/cs101/v1/course/invite", #"{"new": true}"#),
+                                             (.get, "/c/cs101/v1/course/members", nil),
+                                             (.post, "/c/cs101/v1/course/members", #"{"list": "x@example.com"}"#),
+                                             (.delete, "/c/cs101/v1/course/members/\(teacher.key)", nil)] {
+                    let response = try await server.send(method, path, body: body, headers: session.bearerHeader)
+                    #expect(response.status == .forbidden, "\(method) \(path)")
+                }
+            }
+            #expect(try await server.send(.get, "/c/cs101/v1/course").status == .unauthorized)
+            #expect(try await server.send(.get, "/c/cs101/v1/course", headers: stranger.bearerHeader).status == .forbidden)
+            #expect(try await server.send(.get, "/c/cs101/v1/course", headers: teacher.bearerHeader).data == before)
+            #expect(try await server.store.pendingMembers(of: try #require(try await server.store.course(slug: CourseSlug(rawValue: "cs101")!)).id).isEmpty)
+
+            // Bad bodies: a 400 naming the field.
+            for body in [#"{"visibility": "everyone"}"#, #"{"title": ""}"#, #"{"archived": "yes"}"#, #"{"colour": "red"}"#, "{}", "[]"] {
+                let response = try await server.send(.patch, "/c/cs101/v1/course", body: body, headers: teacher.bearerHeader)
+                #expect(response.status == .badRequest, "\(body)")
+            }
+            for body in [#"{"slug": "cs101", "title": "Again"}"#, #"{"slug": "Bad Slug", "title": "T"}"#, #"{"title": "T"}"#] {
+                let response = try await server.send(.post, "/v1/courses", body: body, headers: student.bearerHeader)
+                #expect([400, 409].contains(response.status.code), "\(body): \(response.status)")
+            }
+            #expect(try await server.send(.patch, "/v1/course", body: #"{"archived": true}"#, headers: teacher.bearerHeader).status == .forbidden,
+                    "the default course's instructors are its admins")
+        }
+    }
+
+    @Test func anInstructorManagesTheRosterAndTheSettings() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(email: "t@example.com"), ada = try await server.signUp(email: "ada@example.com")
+            try await server.makeCourse("cs101", instructor: teacher)
+            let added = try await server.send(.post, "/c/cs101/v1/course/members", body: #"""
+                {"list": "Ada <ADA@example.com>\nnew@example.com\nno address here"}
+                """#, headers: teacher.bearerHeader)
+            #expect(added.status == .ok)
+            let outcome = try added.object()
+            #expect(outcome["added"] as? [String] == ["ada@example.com"] && outcome["waiting"] as? [String] == ["new@example.com"])
+            #expect(outcome["unreadable"] as? [String] == ["no address here"])
+            let adaPin = try await server.postLocation(as: ada, path: "/c/cs101/v1/StudentLocation")
+
+            // Removing a member takes their pin off the course's map; a waiting email is forgotten.
+            #expect(try await server.send(.delete, "/c/cs101/v1/course/members/\(ada.key)", headers: teacher.bearerHeader).status == .ok)
+            #expect(try await server.store.location(objectId: adaPin) == nil)
+            #expect(try await server.send(.delete, "/c/cs101/v1/course/members/new@example.com", headers: teacher.bearerHeader).status == .ok)
+            #expect(try await server.send(.delete, "/c/cs101/v1/course/members/new@example.com", headers: teacher.bearerHeader).status == .notFound)
+            #expect(try await server.send(.delete, "/c/cs101/v1/course/members/\(teacher.key)", headers: teacher.bearerHeader).status == .conflict)
+
+            // Settings: seen at once by this instance's paths.
+            let changed = try await server.send(.patch, "/c/cs101/v1/course", body: #"{"visibility": "link", "title": "CS 101, spring"}"#,
+                                                headers: teacher.bearerHeader)
+            #expect(try changed.object()["title"] as? String == "CS 101, spring")
+            #expect(try await server.send(.get, "/c/cs101/v1/StudentLocation").status == .ok, "readable by link now")
+            #expect(try await server.send(.patch, "/c/cs101/v1/course", body: #"{"archived": true}"#, headers: teacher.bearerHeader).status == .ok)
+            #expect(try await server.send(.post, "/c/cs101/v1/StudentLocation", body: CourseMountTests.body, headers: teacher.bearerHeader).status == .forbidden)
+        }
+    }
+}
