@@ -53,8 +53,10 @@ private func addCourseFamilies(
         let locationRoutes = family(operations.family)
         // Before the family's `/:objectId` routes, though the router prefers a constant path anyway.
         if operations.family == .v1Locations {
-            LiveEventsController(hub: services.hub, log: services.store, admission: services.liveAdmission, settings: configuration.live)
-                .addRoutes(to: locationRoutes)
+            LiveEventsController(
+                hub: services.hub, log: services.store, admission: services.liveAdmission, settings: configuration.live, rules: rules.courses,
+                directory: services.courseDirectory
+            ).addRoutes(to: locationRoutes)
         }
         StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL)
             .addRoutes(to: locationRoutes)

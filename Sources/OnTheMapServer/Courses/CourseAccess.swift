@@ -31,12 +31,21 @@ struct CourseAccess: Sendable {
     }
 
     /// Whether `account` may do `action` to the pins of course `id` (a request about a pin,
-    /// away from its course's path): its role there is read only when it matters.
+    /// away from its course's path).
     func may(_ action: Action, pinOf id: CourseID, account: Account) async throws -> Bool {
         guard id != .default else { return true }
         guard let course = try await store.course(id: id) else { return false }
+        return try await may(action, on: course, account: account)
+    }
+
+    /// Whether `account` (nil: nobody logged in) may do `action` to `course` as it is now; its
+    /// role there is read only when it matters.
+    func may(_ action: Action, on course: Course, account: Account?) async throws -> Bool {
         do {
-            try await check(action, on: course) { (account, try await store.role(of: account.key, in: id)) }
+            try await check(action, on: course) {
+                guard let account else { return nil }
+                return (account, try await store.role(of: account.key, in: course.id))
+            }
             return true
         } catch let refusal as APIError where refusal.status == 401 || refusal.status == 403 {
             return false

@@ -16,6 +16,9 @@ struct LiveEventsController: Sendable {
     let log: any LocationEventStore
     let admission: LiveStreamAdmission
     let settings: LiveStreamSettings
+    /// Asked again at each heartbeat of a course's stream (`LiveStreamAccess`).
+    let rules: CourseAccess
+    let directory: CourseDirectory
 
     func addRoutes(to routes: FamilyGroup) {
         routes.add(.v1Events, stream)
@@ -36,8 +39,13 @@ struct LiveEventsController: Sendable {
         if resumeAfter != nil { _ = try await log.locationEventsPrunedThrough() }
         let clientGone = await ClientDisconnectWatch.clientGone(on: context.channel)
         let course = context.course
-        return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
-            try await run(course, resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
+        // The default course at today's paths is anyone's to read, always.
+        var access: LiveStreamAccess?
+        if let mounted = context.facts.mountedCourse {
+            access = LiveStreamAccess(course: mounted, reader: try await context.caller()?.account, rules: rules, directory: directory)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody { [self, access] writer in
+            try await run(course, access: access, resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
         })
     }
 
@@ -46,7 +54,8 @@ struct LiveEventsController: Sendable {
     /// A client that goes ends it at once, not at the next heartbeat that fails to send: its place
     /// is free again for the student's next tab.
     private func run(
-        _ course: CourseID, resumingAfter resumeAfter: Int64?, address: String, clientGone: EventLoopFuture<Void>?, writer: inout any ResponseBodyWriter
+        _ course: CourseID, access: LiveStreamAccess?, resumingAfter resumeAfter: Int64?, address: String, clientGone: EventLoopFuture<Void>?,
+        writer: inout any ResponseBodyWriter
     ) async throws {
         guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
         defer { slot.close() }
@@ -80,6 +89,10 @@ struct LiveEventsController: Sendable {
         for await item in subscription.items.cancelOnGracefulShutdown() {
             switch item {
             case .heartbeat:
+                if let access, await !access.stillAllowed() {
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: "access to this course changed")))
+                    return try await writer.finish(nil)
+                }
                 try await writer.write(ByteBuffer(string: ServerSentEvent.heartbeat))
             case .event(let event) where event.id > lastSent:
                 try await writer.write(ByteBuffer(string: ServerSentEvent.frame(for: event)))
