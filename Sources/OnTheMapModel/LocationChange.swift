@@ -7,7 +7,8 @@ public struct LocationChange: Sendable, Equatable {
         case deleted(objectId: String, in: CourseID)
         /// Another process (the CLI, a second server) changed the database; which rows is not known.
         case unknown
-        /// Another server changed this course's pins; which, its log says.
+        /// Another server changed this course's pins, which its log says; or they all went at
+        /// once with their course.
         case elsewhere(in: CourseID)
         /// The data was rewritten under the event log (a restore, a copy with `--replace`, an
         /// import): the log starts a new epoch, and every reader of it reloads.

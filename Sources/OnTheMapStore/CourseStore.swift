@@ -15,6 +15,10 @@ public protocol CourseStore: Sendable {
     func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64) async throws -> Course
     /// Writes the course's title and settings (not its id, slug, creation or invite link).
     func updateCourse(_ course: Course) async throws
+    /// Deletes the course with its pins, their events and reports, its members and class list,
+    /// in one write; the audit log keeps its entries. False when there was no such course. The
+    /// default course is never deleted.
+    func deleteCourse(_ course: CourseID) async throws -> Bool
     /// Lets the invite link work or not; `turnOver` makes a new link (the old one stops working).
     /// Nil when there is no such course.
     func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool) async throws -> Course?

@@ -58,6 +58,21 @@ extension SQLStore: CourseStore {
             """))
     }
 
+    public func deleteCourse(_ course: CourseID) async throws -> Bool {
+        precondition(course != .default, "the default course stays")
+        let id = course.rawValue
+        return try await writer.perform(WriteUnit([
+            SQLQueryString("DELETE FROM student_locations WHERE course_id = \(bind: id)"),
+            SQLQueryString("DELETE FROM reports WHERE course_id = \(bind: id)"),
+            SQLQueryString("DELETE FROM location_events WHERE course_id = \(bind: id) AND kind <> 'reload'"),
+            // Its members, class list and kept count go with it (ON DELETE CASCADE).
+            SQLQueryString("DELETE FROM courses WHERE id = \(bind: id) RETURNING id"),
+        ]) { rows in
+            // Its cached list empties on every instance; its streams end at their next heartbeat.
+            rows[3].isEmpty ? (false, []) : (true, [.elsewhere(in: course)])
+        })
+    }
+
     public func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool) async throws -> Course? {
         try await writer.run(SQLQueryString("""
             UPDATE courses SET invite_enabled = \(bind: enabled), invite_generation = invite_generation + \(bind: turnOver ? 1 : 0)

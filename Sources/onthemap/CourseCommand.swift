@@ -9,8 +9,8 @@ import OnTheMapStore
 struct CourseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "course",
-        abstract: "Add, list, show and archive courses; their invite links and members.",
-        subcommands: [Add.self, List.self, Show.self, Archive.self, Invite.self, Members.self])
+        abstract: "Add, list, show, archive and delete courses; their invite links and members.",
+        subcommands: [Add.self, List.self, Show.self, Archive.self, Delete.self, Invite.self, Members.self])
 
     /// Runs `body` with the course service on the database, its failures said plainly.
     static func withCourses<T>(
@@ -113,6 +113,22 @@ struct CourseCommand: AsyncParsableCommand {
                 _ = try await courses.change(try await courses.course(slug), to: .init(archived: !undo))
             }
             print(undo ? "Course \(slug) is open again." : "Course \(slug) is archived: its map is read-only.")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a course with its pins, reports, members and class list (the audit log keeps its entries).")
+
+        @Argument(help: "The course's slug.") var slug: String
+        @Option(help: "The course's slug again, to confirm.") var confirm: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await CourseCommand.withCourses(database) { courses, _ in
+                try await courses.delete(try await courses.course(slug), confirmation: confirm)
+            }
+            print("Deleted course \(slug) with its pins.")
         }
     }
 

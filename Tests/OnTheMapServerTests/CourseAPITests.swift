@@ -111,4 +111,41 @@ import Testing
             #expect(try await server.send(.post, "/c/cs101/v1/StudentLocation", body: CourseMountTests.body, headers: teacher.bearerHeader).status == .forbidden)
         }
     }
+
+    @Test func aCourseIsDeletedByItsInstructorOnceTheyNameIt() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(), student = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher, students: [student])
+            let pin = try await server.postLocation(as: student, path: "/c/cs101/v1/StudentLocation")
+            #expect(try await server.send(.delete, "/c/cs101/v1/course?confirm=cs101", headers: student.bearerHeader).status == .forbidden)
+            let unconfirmed = try await server.send(.delete, "/c/cs101/v1/course?confirm=CS101", headers: teacher.bearerHeader)
+            #expect(unconfirmed.status == .badRequest)
+            #expect(try unconfirmed.object()["parameter"] as? String == "confirm")
+            #expect(try await server.store.location(objectId: pin) != nil, "a refusal deletes nothing")
+            try await server.makeAdmin(teacher)
+            #expect(try await server.send(.delete, "/v1/course?confirm=default", headers: teacher.bearerHeader).status == .forbidden)
+
+            #expect(try await server.send(.delete, "/c/cs101/v1/course?confirm=cs101", headers: teacher.bearerHeader).status == .ok)
+            #expect(try await server.store.location(objectId: pin) == nil)
+            #expect(try await server.send(.get, "/c/cs101/v1/StudentLocation", headers: student.bearerHeader).status == .notFound)
+            // The slug is free again.
+            #expect(try await server.send(.post, "/v1/courses", body: #"{"slug": "cs101", "title": "Again"}"#, headers: student.bearerHeader).status == .created)
+        }
+    }
+
+    /// Another process deleted the course in the seconds this server still knows it: a write there
+    /// is a 404, not a server error, and changes nothing.
+    @Test func aWriteToACourseDeletedElsewhereIsNotFound() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp()
+            // An admin: a member would be refused first, their membership gone with the course.
+            try await server.makeAdmin(teacher)
+            let course = try await server.makeCourse("cs101", instructor: teacher)
+            #expect(try await server.list("/c/cs101/v1/StudentLocation", as: teacher).isEmpty, "the server now knows the course")
+            #expect(try await server.store.deleteCourse(course.id))
+            let write = try await server.send(.post, "/c/cs101/parse/classes/StudentLocation", body: CourseMountTests.body, headers: teacher.bearerHeader)
+            #expect(write.status == .notFound)
+            #expect(Set(try write.object().keys) == ["code", "error"])
+        }
+    }
 }

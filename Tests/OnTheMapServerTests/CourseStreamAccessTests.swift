@@ -35,12 +35,30 @@ import Testing
         }
     }
 
+    @Test func aDeletedCoursesStreamsEndWithReload() async throws {
+        try await LiveEventsTests.live({ $0.live.heartbeat = .milliseconds(100) }) { server, port in
+            let teacher = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher, visibility: .link)
+            let stream = try await EventStreamClient(port: port, path: Self.path)
+            #expect(try await stream.next()?.name == "ready")
+            #expect(try await server.send(.delete, "/c/cs101/v1/course?confirm=cs101", headers: teacher.bearerHeader).status == .ok)
+            let ending = try await Self.ending(stream, named: "reload")
+            #expect(try ending?.object()["reason"] as? String == "this course was deleted")
+            #expect(try await stream.next() == nil, "and closes")
+        }
+    }
+
     /// The `reconnect` that ends `stream`, read past its heartbeats, or nil when none comes within
     /// 100 events (ten seconds of heartbeats): a stream that goes on fails the test, not hangs it.
     static func reconnect(_ stream: EventStreamClient) async throws -> EventStreamClient.Event? {
+        try await ending(stream, named: "reconnect")
+    }
+
+    /// The event named `name`, read past heartbeats, or nil when none comes within 100 events.
+    static func ending(_ stream: EventStreamClient, named name: String) async throws -> EventStreamClient.Event? {
         for _ in 0..<100 {
             guard let event = try await stream.next() else { return nil }
-            if event.name == "reconnect" { return event }
+            if event.name == name { return event }
         }
         return nil
     }

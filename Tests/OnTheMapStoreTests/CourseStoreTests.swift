@@ -129,6 +129,38 @@ import Testing
         }
     }
 
+    @Test func aDeletedCourseTakesItsPinsReportsEventsAndMembersAndNothingElse() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher"), student = try await store.newAccount("Student")
+            let gone = try await store.createCourse(slug: try #require(CourseSlug(rawValue: "gone")), title: "Gone", instructorKey: teacher.key, now: 1)
+            let kept = try await store.createCourse(slug: try #require(CourseSlug(rawValue: "kept")), title: "Kept", instructorKey: teacher.key, now: 1)
+            for course in [gone.id, kept.id, .default] {
+                try await store.setMember(student.key, of: course, role: .student, now: 2)
+                let pin = try await store.pin(student, at: "Somewhere", in: course)
+                _ = try await store.insertReport(objectId: pin.objectId, in: course, reporterKey: teacher.key, reason: .spam, now: 3)
+            }
+            try await store.addPendingMember(email: "late@example.com", to: gone.id, role: .student, now: 4)
+            try await store.waitUntilEventsAreFinal()
+
+            #expect(try await store.deleteCourse(gone.id))
+            #expect(try await store.deleteCourse(gone.id) == false)
+            #expect(try await store.course(id: gone.id) == nil)
+            #expect(try await store.role(of: student.key, in: gone.id) == nil)
+            #expect(try await store.pendingMembers(of: gone.id).isEmpty)
+            #expect(try await store.reports(openOnly: false, limit: 10, in: gone.id).isEmpty)
+            #expect(try await store.locationEvents(after: 0, limit: 10).map(\.course).contains(gone.id) == false)
+            // The other courses keep everything.
+            for course in [kept.id, .default] {
+                #expect(try await store.locations(LocationQuery(limit: 10), in: course).results.count == 1)
+                #expect(try await store.reports(openOnly: false, limit: 10, in: course).count == 1)
+                #expect(try await store.role(of: student.key, in: course) == .student)
+            }
+            try await database.close()
+        }
+    }
+
     @Test(arguments: ["cs101", "a1", "cs-101-spring", String(repeating: "x", count: 48)])
     func slugsThatAreSlugs(_ text: String) {
         #expect(CourseSlug(rawValue: text)?.rawValue == text)

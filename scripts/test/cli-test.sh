@@ -187,6 +187,16 @@ listed="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs
     && pass "the live server serves the course the CLI made, to its members" || fail "a CLI course on the live server" "$posted $listed"
 expect_success "course members shows who has posted" "ada@example.com.*instructor.*[0-9]{4}-[0-9]{2}-[0-9]{2}T.*[0-9]{4}-[0-9]{2}-[0-9]{2}T" "$binary" course members cs101-spring "${courses[@]}"
 expect_success "course archive makes the map read-only" "archived: its map is read-only" "$binary" course archive cs101-spring "${courses[@]}"
+expect_failure "course delete needs the slug confirmed" "confirm by giving its address" "$binary" course delete cs101-spring --confirm cs101 "${courses[@]}"
+expect_success "course delete deletes the course with its pins" "Deleted course cs101-spring" "$binary" course delete cs101-spring --confirm cs101-spring "${courses[@]}"
+# Another process's change reaches the server within the 5 s it remembers a course for.
+gone=""
+for _ in $(seq 1 100); do
+    gone="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation")"
+    [ "$gone" = "404" ] && break
+    sleep 0.1
+done
+[ "$gone" = "404" ] && pass "the live server stops serving a course the CLI deleted within seconds" || fail "a deleted course on the live server: $gone"
 expect_failure "a port in use is refused with a clear error" "already in use" "$binary" serve --port "$port" --database "$work/other.sqlite"
 stop_last_server
 expect_success "user remove deletes the account" "Removed ada@example.com" "$binary" user remove --email ada@example.com --database "$work/users.sqlite"

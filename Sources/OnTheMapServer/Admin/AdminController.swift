@@ -98,23 +98,26 @@ struct AdminController: Sendable {
 
     /// `?format=geojson|csv|jsonl`: the class's map as a download, streamed a page at a time.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let format = try AdminPage(request).format
+        Self.export(context.course, as: try AdminPage(request).format, from: locations, named: "on-the-map")
+    }
+
+    /// `course`'s map as a download named `name`.`format`, streamed a page at a time.
+    static func export(_ course: CourseID, as format: ExportFormat, from locations: any LocationStore, named name: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = switch format {
         case .geojson: "application/geo+json; charset=utf-8"
         case .csv: "text/csv; charset=utf-8"
         case .jsonl: "application/jsonl; charset=utf-8"
         }
-        headers[.contentDisposition] = "attachment; filename=\"on-the-map.\(format.rawValue)\""
+        headers[.contentDisposition] = "attachment; filename=\"\(name).\(format.rawValue)\""
         headers[.cacheControl] = "no-store"
-        let course = context.course
         return Response(status: .ok, headers: headers, body: ResponseBody { [locations] writer in
             try await locations.export(course, as: format) { try await writer.write(ByteBuffer(string: $0)) }
             try await writer.finish(nil)
         })
     }
 
-    private static func parameter(_ name: String, _ context: AppRequestContext) throws(APIError) -> String {
+    static func parameter(_ name: String, _ context: AppRequestContext) throws(APIError) -> String {
         guard let value = context.parameters.get(name), !value.isEmpty else { throw .notFound("\(name) is missing.") }
         return value
     }

@@ -2,7 +2,9 @@ import OnTheMapModel
 import OnTheMapStore
 
 /// What an admin may do, with its rules: never the last active admin, every action audited (in
-/// the store, in the action's own transaction). The caller is an admin: `AdminGuard` saw to it.
+/// the store, in the action's own transaction). The caller is an admin (`AdminGuard` saw to it),
+/// or, for the actions on pins and reports scoped to one `course`, one of its instructors
+/// (`CourseAccess`): then a pin of another course is not there.
 struct AdminService: Sendable {
     let store: any ModerationStore & AccountStore & LocationStore
     let clock: WallClock
@@ -43,8 +45,8 @@ struct AdminService: Sendable {
         try await store.locationsForAdmin(hiddenOnly: hiddenOnly, limit: limit, skip: skip)
     }
 
-    func setHidden(_ objectId: String, to hidden: Bool, by admin: Account) async throws -> OwnedLocation {
-        let pin = try await location(objectId)
+    func setHidden(_ objectId: String, to hidden: Bool, by admin: Account, in course: CourseID? = nil) async throws -> OwnedLocation {
+        let pin = try await location(objectId, in: course)
         let now = clock.nowMillis()
         let changed = try await store.setHidden(
             objectId: objectId, hiddenAt: hidden ? now : nil,
@@ -69,26 +71,29 @@ struct AdminService: Sendable {
         let reports: [Report]
     }
 
-    /// Reports grouped by pin, the most recently reported pin first: a page of pins.
-    func reports(openOnly: Bool, limit: Int, skip: Int) async throws -> [ReportedPin] {
+    /// Reports grouped by pin, the most recently reported pin first: a page of pins, of `course`
+    /// or of every course.
+    func reports(openOnly: Bool, limit: Int, skip: Int, in course: CourseID? = nil) async throws -> [ReportedPin] {
         var pins: [ReportedPin] = []
-        for (objectId, reports) in try await store.reportedPins(openOnly: openOnly, limit: limit, skip: skip, in: nil) {
+        for (objectId, reports) in try await store.reportedPins(openOnly: openOnly, limit: limit, skip: skip, in: course) {
             pins.append(ReportedPin(objectId: objectId, pin: try await store.location(objectId: objectId), reports: reports))
         }
         return pins
     }
 
-    /// The pin's open reports, closed with nothing done; how many.
-    func dismissReports(_ objectId: String, by admin: Account) async throws -> Int {
+    /// The pin's open reports, closed with nothing done; how many. Scoped to a `course`, only a
+    /// pin of that course's (one still there).
+    func dismissReports(_ objectId: String, by admin: Account, in course: CourseID? = nil) async throws -> Int {
         let now = clock.nowMillis()
+        if course != nil { _ = try await location(objectId, in: course) }
         let detail = try await store.location(objectId: objectId).map { Self.describe($0.location) } ?? "a deleted pin"
         // The entry's course is the reports' (the pin may be gone): the store writes it.
         return try await store.dismissReports(
             objectId: objectId, by: admin.key, now: now, audit: audit(by: admin, .dismissReports, target: objectId, detail: detail, at: now))
     }
 
-    func auditLog(limit: Int, before: Int64?) async throws -> [AuditEntry] {
-        try await store.auditLog(limit: limit, before: before, in: nil)
+    func auditLog(limit: Int, before: Int64?, in course: CourseID? = nil) async throws -> [AuditEntry] {
+        try await store.auditLog(limit: limit, before: before, in: course)
     }
 
     private func account(_ key: String) async throws -> Account {
@@ -96,8 +101,11 @@ struct AdminService: Sendable {
         return account
     }
 
-    private func location(_ objectId: String) async throws -> OwnedLocation {
-        guard let pin = try await store.location(objectId: objectId) else { throw APIError.notFound("No location with objectId \(objectId).") }
+    /// The pin, of `course` when one is given.
+    private func location(_ objectId: String, in course: CourseID? = nil) async throws -> OwnedLocation {
+        guard let pin = try await store.location(objectId: objectId), course == nil || pin.course == course else {
+            throw APIError.notFound("No location with objectId \(objectId).")
+        }
         return pin
     }
 

@@ -61,5 +61,7 @@ private func addCourseFamilies(
         StudentLocationController(operations: operations, service: services.locations, publicURL: configuration.publicURL)
             .addRoutes(to: locationRoutes)
     }
-    CourseController(service: services.courses, store: services.store, publicURL: configuration.publicURL).addRoutes(to: family(.native))
+    let course = family(.native)
+    CourseController(service: services.courses, store: services.store, publicURL: configuration.publicURL).addRoutes(to: course)
+    CourseModerationController(service: services.admin, locations: services.store).addRoutes(to: course)
 }

@@ -15,6 +15,7 @@ struct CourseController: Sendable {
     func addRoutes(to routes: FamilyGroup) {
         routes.add(.courseShow, show)
         routes.add(.courseChange, change)
+        routes.add(.courseDelete, delete)
         routes.add(.courseInvite, invite)
         routes.add(.courseJoin, join)
         routes.add(.courseMembers, members)
@@ -42,6 +43,13 @@ struct CourseController: Sendable {
             archived: try fields.bool("archived"))
         let changed = try await service.change(try await course(context), to: settings)
         return try JSONResponse.make(try await body(changed, caller: try await context.caller()))
+    }
+
+    /// `?confirm={slug}`: the course goes, with its pins; its streams end with `reload`.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let confirmation = QueryString.parse(request.uri.query).first { $0.name == "confirm" }?.value ?? ""
+        try await service.delete(try await course(context), confirmation: confirmation)
+        return try JSONResponse.make(EmptyCourseBody())
     }
 
     /// `{enabled}` switches the link on or off; `{new: true}` replaces it (and switches it on).

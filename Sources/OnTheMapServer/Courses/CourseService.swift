@@ -81,6 +81,14 @@ public struct CourseService: Sendable {
         return changed
     }
 
+    /// Deletes the course with its pins, once `confirmation` names it (its slug, exactly).
+    public func delete(_ course: Course, confirmation: String) async throws {
+        if course.id == .default { throw APIError.defaultCourseStays }
+        guard confirmation == course.slug.rawValue else { throw APIError.deletionNotConfirmed }
+        guard try await store.deleteCourse(course.id) else { throw APIError.courseNotFound }
+        changed(course.slug)
+    }
+
     /// The course's invite link's path, whether or not it works now.
     public func invitePath(for course: Course) -> String { invites.path(for: course) }
 

@@ -89,8 +89,15 @@ struct LiveEventsController: Sendable {
         for await item in subscription.items.cancelOnGracefulShutdown() {
             switch item {
             case .heartbeat:
-                if let access, await !access.stillAllowed() {
+                switch await access?.ask() ?? .allowed {
+                case .allowed:
+                    break
+                case .refused:
                     try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: "access to this course changed")))
+                    return try await writer.finish(nil)
+                case .courseDeleted:
+                    let reason = #"{"reason":"this course was deleted"}"#
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.frame(name: "reload", id: lastSent, data: reason)))
                     return try await writer.finish(nil)
                 }
                 try await writer.write(ByteBuffer(string: ServerSentEvent.heartbeat))

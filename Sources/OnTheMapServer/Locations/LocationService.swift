@@ -12,7 +12,7 @@ struct Writer: Sendable {
 /// Reads and writes of student locations with the rules of docs/API.md, "Who may write". The list
 /// cache learns of writes from the store's change feed, not from here.
 struct LocationService: Sendable {
-    let store: any LocationStore
+    let store: any LocationStore & CourseStore
     let writeMode: WriteMode
     let maxListLimit: Int
     let maxSkip: Int
@@ -52,18 +52,20 @@ struct LocationService: Sendable {
 
     /// Creates the writer's location in `course`, or overwrites the one their account already has there.
     func create(_ fields: LocationFields, in course: CourseID, by writer: Writer) async throws -> StudentLocation {
-        let complete = try fields.requireComplete()
-        let saved: StudentLocation
+        var complete = try fields.requireComplete()
         if let caller = writer.caller {
-            var owned = complete
-            owned.uniqueKey = caller.account.key
-            owned.firstName = caller.account.firstName
-            owned.lastName = caller.account.lastName
-            saved = try await store.saveLocation(owned, ownerKey: caller.account.key, in: course, now: clock.nowMillis())
-        } else {
-            saved = try await store.saveLocation(complete, ownerKey: nil, in: course, now: clock.nowMillis())
+            complete.uniqueKey = caller.account.key
+            complete.firstName = caller.account.firstName
+            complete.lastName = caller.account.lastName
         }
-        return saved
+        do {
+            return try await store.saveLocation(complete, ownerKey: writer.caller?.account.key, in: course, now: clock.nowMillis())
+        } catch let error where !(error is StoreError) {
+            // A course deleted by another process in the seconds this one still knew it: its pins
+            // may no longer be written (the database's foreign key says so), and it is not there.
+            if course != .default, try await store.course(id: course) == nil { throw APIError.courseNotFound }
+            throw error
+        }
     }
 
     /// Applies the present fields to a location of `course` the writer may change.

@@ -34,7 +34,8 @@ enum APIOperation: String, CaseIterable, Sendable {
 
     case startSignIn, finishSignIn
 
-    case courseShow, courseChange, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
+    case courseShow, courseChange, courseDelete, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
+    case courseReports, courseChangeLocation, courseDismissReports, courseAudit, courseExport
     case myCourses, createCourse
 
     /// Who may call an operation: what the document's `security` says of it.
@@ -54,8 +55,8 @@ enum APIOperation: String, CaseIterable, Sendable {
 
     var access: Access {
         switch self {
-        case .me, .confirmPassword, .report, .courseChange, .courseInvite, .courseJoin, .courseMembers, .courseAddMembers, .courseRemoveMember,
-             .myCourses, .createCourse: .session
+        case .me, .confirmPassword, .report, .courseChange, .courseDelete, .courseInvite, .courseJoin, .courseMembers, .courseAddMembers, .courseRemoveMember,
+             .courseReports, .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport, .myCourses, .createCourse: .session
         case .adminAccounts, .adminChangeAccount, .adminPasswordReset, .adminLocations, .adminChangeLocation, .adminDeleteLocation,
              .adminReports, .adminDismissReports, .adminAudit, .adminExport: .admin
         default: .anyone
@@ -70,7 +71,8 @@ enum APIOperation: String, CaseIterable, Sendable {
         case .udacityUser, .udacityUserLegacy, .v1Events, .v1List, .v1Read, .parseList, .parseRead, .parse1List, .parse1Read: .read
         case .v1Create, .v1Update, .v1Delete, .parseCreate, .parseUpdate, .parseDelete, .parse1Create, .parse1Update, .parse1Delete: .write
         case .courseShow: .read
-        case .courseChange, .courseInvite, .courseMembers, .courseAddMembers, .courseRemoveMember: .teach
+        case .courseChange, .courseDelete, .courseInvite, .courseMembers, .courseAddMembers, .courseRemoveMember, .courseReports,
+             .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport: .teach
         default: nil
         }
     }
@@ -101,9 +103,12 @@ enum APIOperation: String, CaseIterable, Sendable {
             .adminReports: (.get, "/v1/admin/reports"), .adminDismissReports: (.post, "/v1/admin/reports/:objectId/dismiss"),
             .adminAudit: (.get, "/v1/admin/audit"), .adminExport: (.get, "/v1/admin/export"),
             .startSignIn: (.get, "/v1/oidc/:provider/start"), .finishSignIn: (.get, "/v1/oidc/:provider/callback"),
-            .courseShow: (.get, "/v1/course"), .courseChange: (.patch, "/v1/course"), .courseInvite: (.post, "/v1/course/invite"),
+            .courseShow: (.get, "/v1/course"), .courseChange: (.patch, "/v1/course"), .courseDelete: (.delete, "/v1/course"), .courseInvite: (.post, "/v1/course/invite"),
             .courseJoin: (.post, "/v1/course/join"), .courseMembers: (.get, "/v1/course/members"),
             .courseAddMembers: (.post, "/v1/course/members"), .courseRemoveMember: (.delete, "/v1/course/members/:member"),
+            .courseReports: (.get, "/v1/course/reports"), .courseChangeLocation: (.patch, "/v1/course/locations/:objectId"),
+            .courseDismissReports: (.post, "/v1/course/reports/:objectId/dismiss"), .courseAudit: (.get, "/v1/course/audit"),
+            .courseExport: (.get, "/v1/course/export"),
             .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),
         ]
         // The three location families serve one resource each, at their own base path.
