@@ -10,11 +10,11 @@ extension ExportFormat: ExpressibleByArgument {}
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write every location as GeoJSON, CSV or JSON lines.",
+        abstract: "Write every location of a course as GeoJSON, CSV or JSON lines.",
         discussion: """
             Each location has the ten fields the API sends (objectId, uniqueKey, firstName, lastName, mapString, \
             mediaURL, latitude, longitude, createdAt, updatedAt); no account data. GeoJSON puts each at its point, \
-            for map tools. CSV is RFC 4180 with a header row; text a spreadsheet would run as a formula gets a \
+            for map tools. The default course's unless --course names another. CSV is RFC 4180 with a header row; text a spreadsheet would run as a formula gets a \
             leading apostrophe. Safe while servers run: pages are read in object id order. \
             With --accounts it writes the accounts instead, as CSV or JSON lines: key, email, names, isAdmin, \
             disabled, hasPassword, signInProviders, createdAt, lastLoginAt; never a password hash.
@@ -28,6 +28,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Write the accounts (no password hashes) rather than the locations, as csv or jsonl.")
     var accounts = false
 
+    @Option(help: ArgumentHelp("The course whose locations to write (its slug; default: the default course).", valueName: "slug"))
+    var course: String?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: standard output). It is written whole or not at all.", valueName: "file"))
     var output: String?
 
@@ -35,6 +38,7 @@ struct ExportCommand: AsyncParsableCommand {
         if accounts, chosenFormat == .geojson {
             throw ValidationError("--accounts writes csv or jsonl: accounts have no place on a map.")
         }
+        if accounts, course != nil { throw ValidationError("--accounts writes every account: accounts belong to no one course.") }
     }
 
     private var chosenFormat: ExportFormat {
@@ -44,7 +48,8 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let chosen = chosenFormat
         let exportAll = { (engine: any DatabaseEngine, write: (String) async throws -> Void) async throws -> Int in
-            accounts ? try await engine.store.exportAccounts(as: chosen, to: write) : try await engine.store.export(.default, as: chosen, to: write)
+            if accounts { return try await engine.store.exportAccounts(as: chosen, to: write) }
+            return try await engine.store.export(try await CourseOption.course(course, in: engine.store), as: chosen, to: write)
         }
         if let output, FileManager.default.fileExists(atPath: output) {
             throw CommandFailure("export: \(output) already exists")

@@ -13,14 +13,18 @@ struct ImportCommand: AsyncParsableCommand {
             Every location is checked with the API's rules first; if any fails, each failure is listed by line (CSV, \
             JSON lines) or position (GeoJSON's features, Parse's results) and nothing is imported. Otherwise all are \
             added in one transaction. objectId and dates are kept when the file has them; a location whose objectId \
-            the database already holds refuses the import. A location belongs to the account whose key is its \
-            uniqueKey if that account exists and has no pin yet; otherwise it is stored without an owner.
+            the database already holds refuses the import. The locations go to the default course unless --course \
+            names another. A location belongs to the account whose key is its uniqueKey if that account exists and \
+            has no pin in the course yet; otherwise it is stored without an owner.
             """)
 
     @OptionGroup var database: DatabaseOptions
 
     @Argument(help: ArgumentHelp("The file to read.", valueName: "file"))
     var file: String
+
+    @Option(help: ArgumentHelp("The course to add them to (its slug; default: the default course).", valueName: "slug"))
+    var course: String?
 
     static let problemsShown = 50
 
@@ -37,11 +41,14 @@ struct ImportCommand: AsyncParsableCommand {
         let engine = try await database.open(logger: logger)
         let owned: Int
         do {
-            owned = try await engine.store.importLocations(reading.rows.map(\.location))
+            owned = try await engine.store.importLocations(reading.rows.map(\.location), into: try await CourseOption.course(course, in: engine.store))
         } catch let conflict as SQLStore.ImportConflict {
             try? await engine.close()
             let listed = conflict.existing.prefix(10).joined(separator: ", ")
             throw CommandFailure("import: the database already holds \(conflict.existing.count) of these objectIds (\(listed)); nothing was imported")
+        } catch let failure as CommandFailure {
+            try? await engine.close()
+            throw failure
         } catch {
             try? await engine.close()
             throw CommandFailure("import: \(error); nothing was imported")

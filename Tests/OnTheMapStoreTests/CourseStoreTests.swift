@@ -161,6 +161,26 @@ import Testing
         }
     }
 
+    /// An import goes to its course, and links a pin to its account when the account has none in
+    /// that course, whatever it has in others.
+    @Test func anImportGoesToItsCourse() async throws {
+        try await TestDatabase.withFresh { temporary in
+            let database = try await temporary.open()
+            let store = database.store
+            let teacher = try await store.newAccount("Teacher"), student = try await store.newAccount("Student")
+            let course = try await store.createCourse(slug: try #require(CourseSlug(rawValue: "geo")), title: "Geo", instructorKey: teacher.key, now: 1)
+            try await store.pin(student, at: "Home", in: .default)
+            let imported = StudentLocation(
+                objectId: "imported01", uniqueKey: student.key, firstName: "S", lastName: "T", mapString: "Oslo", mediaURL: "https://example.com",
+                latitude: 59.9, longitude: 10.7, createdAt: 5, updatedAt: 6)
+            #expect(try await store.importLocations([imported], into: course.id) == 1, "linked: no pin of theirs in this course")
+            #expect(try await store.location(objectId: "imported01")?.course == course.id)
+            #expect(try await store.location(ownerKey: student.key, in: course.id)?.location.objectId == "imported01")
+            #expect(try await store.locations(LocationQuery(limit: 10), in: .default).results.map(\.mapString) == ["Home"])
+            try await database.close()
+        }
+    }
+
     @Test(arguments: ["cs101", "a1", "cs-101-spring", String(repeating: "x", count: 48)])
     func slugsThatAreSlugs(_ text: String) {
         #expect(CourseSlug(rawValue: text)?.rawValue == text)

@@ -186,6 +186,12 @@ listed="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs
 [ "$(jq -r '.results[0].mapString' <<<"$listed")" = "Lima, Peru" ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation")" = "401" ] \
     && pass "the live server serves the course the CLI made, to its members" || fail "a CLI course on the live server" "$posted $listed"
 expect_success "course members shows who has posted" "ada@example.com.*instructor.*[0-9]{4}-[0-9]{2}-[0-9]{2}T.*[0-9]{4}-[0-9]{2}-[0-9]{2}T" "$binary" course members cs101-spring "${courses[@]}"
+"$binary" export --course cs101-spring --format jsonl "${courses[@]}" >"$work/course.jsonl" 2>&1
+[ "$(wc -l <"$work/course.jsonl")" -eq 1 ] && grep -q "Lima, Peru" "$work/course.jsonl" \
+    && pass "export --course writes that course's pins only" || fail "export --course" "$(cat "$work/course.jsonl")"
+expect_failure "export names a course that is not there" "no course has the slug nope" "$binary" export --course nope "${courses[@]}"
+expect_failure "import names a course that is not there, and imports nothing" "no course has the slug nope" \
+    "$binary" import --course nope "$work/course.jsonl" "${courses[@]}"
 expect_success "course archive makes the map read-only" "archived: its map is read-only" "$binary" course archive cs101-spring "${courses[@]}"
 expect_failure "course delete needs the slug confirmed" "confirm by giving its address" "$binary" course delete cs101-spring --confirm cs101 "${courses[@]}"
 expect_success "course delete deletes the course with its pins" "Deleted course cs101-spring" "$binary" course delete cs101-spring --confirm cs101-spring "${courses[@]}"
