@@ -81,7 +81,7 @@ postgres-check: ## the throwaway PostgreSQL cluster starts and answers; every ss
 
 # Three instances on one throwaway PostgreSQL behind nginx (deploy/nginx's proxy settings): accounts,
 # posts, limits and the live stream across instances, and a kill -9 under write load.
-cluster-test: ## three instances behind nginx on one PostgreSQL: across instances, rolling restart, kill -9
+cluster-test: ## three instances behind nginx on one PostgreSQL: across instances, two courses, rolling restart, kill -9
 	scripts/test/cluster-test.sh .build/debug/onthemap
 
 # /metrics on each engine: separate from the public address, lint-clean for promtool, counters that

@@ -2,7 +2,7 @@
 # Three instances on one PostgreSQL behind nginx round-robin, configured as deploy/ says, then
 # scripts/test/cluster/rolling_restart_test.py restarts them one at a time under load with
 # deploy/rolling-restart.sh, and scripts/test/cluster/cluster_test.py drives them: accounts, posts and limits across instances, the live
-# stream across instances and after a reconnect, and a kill -9 under write load.
+# stream across instances and after a reconnect, two courses across instances, and a kill -9 under write load.
 #   scripts/test/cluster-test.sh .build/debug/onthemap
 set -euo pipefail
 

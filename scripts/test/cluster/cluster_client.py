@@ -62,8 +62,9 @@ def sign_up(base, name):
     return email, body["session"]["id"]
 
 
-def post(base, token, place, latitude=10.0, longitude=20.0):
-    return call(base, "POST", "/v1/StudentLocation", {
+def post(base, token, place, latitude=10.0, longitude=20.0, course=""):
+    """A pin at `place`, in the default course or under a course's path (`/c/{slug}`)."""
+    return call(base, "POST", course + "/v1/StudentLocation", {
         "mapString": place, "mediaURL": "https://example.com", "latitude": latitude, "longitude": longitude}, token)
 
 
@@ -75,13 +76,15 @@ def newest(base):
 class EventStream:
     """A Server-Sent Events reader on its own thread: events land in `events` with the time they arrived."""
 
-    def __init__(self, base, last_event_id=None):
+    def __init__(self, base, last_event_id=None, course="", token=None):
         host, port = base.removeprefix("http://").split(":")
         self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
-        self.connection.request("GET", "/v1/StudentLocation/events", headers=headers)
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.connection.request("GET", course + "/v1/StudentLocation/events", headers=headers)
         self.response = self.connection.getresponse()
         self.status = self.response.status
         self.events = queue.Queue()

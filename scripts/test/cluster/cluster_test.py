@@ -1,4 +1,5 @@
-"""Three On The Map instances on one PostgreSQL behind nginx (started by scripts/test/cluster-test.sh).
+"""Three On The Map instances on one PostgreSQL behind nginx (started by scripts/test/cluster-test.sh):
+accounts, limits, live streams and two courses across instances, and a kill -9 under write load.
 
 Each check prints `ok` or `FAIL` with what it saw; the exit status is the number of failures.
 """
@@ -90,6 +91,41 @@ def test_live_stream_across_instances_and_after_a_reconnect():
     through_nginx.close()
 
 
+def test_two_courses_across_instances():
+    """Two courses made through one instance, joined through another, written through a third:
+    each course's list and stream, on every instance, carry its pins only."""
+    _, teacher = sign_up(INSTANCES[0], "Teacher")
+    _, student = sign_up(INSTANCES[1], "Student")
+    _, stranger = sign_up(INSTANCES[2], "Stranger")
+    paths = {}
+    for slug in ("geo-101", "art-202"):
+        status, course = call(INSTANCES[0], "POST", "/v1/courses", {"slug": slug, "title": slug.upper()}, teacher)
+        _, invited = call(INSTANCES[1], "POST", f"/c/{slug}/v1/course/invite", {"enabled": True}, teacher)
+        token = ((invited or {}).get("invite") or {}).get("url", "").rsplit("/", 1)[-1]
+        joined, _ = call(INSTANCES[2], "POST", f"/c/{slug}/v1/course/join", {"invite": token}, student)
+        check(f"course {slug} made on instance 1, its link on 2, joined through 3", status == 201 and joined == 201, f"{status} {joined}")
+        paths[slug] = f"/c/{slug}"
+    art_stream = EventStream(INSTANCES[0], course=paths["art-202"], token=student)
+    check("a stream of one course opens on instance 1 for its member", art_stream.next("ready") is not None)
+    status, geo = post(INSTANCES[1], student, "Nairobi, Kenya", course=paths["geo-101"])
+    status_art, art = post(INSTANCES[2], student, "Kyoto, Japan", course=paths["art-202"])
+    check("a student posts one pin in each course through different instances", status == 200 and status_art == 200, f"{status} {status_art}")
+    event = art_stream.next("created")
+    check("the course's stream on instance 1 gets its own pin only",
+          event is not None and json.loads(event["data"])["objectId"] == art["objectId"], str(event))
+    art_stream.close()
+    lists = {}
+    for slug in paths:
+        lists[slug] = [[o["objectId"] for o in (call(base, "GET", f"{paths[slug]}/v1/StudentLocation", token=student)[1] or {}).get("results", [])]
+                       for base in INSTANCES + [NGINX]]
+    check("every instance lists each course's pin in that course only",
+          all(ids == [geo["objectId"]] for ids in lists["geo-101"]) and all(ids == [art["objectId"]] for ids in lists["art-202"]), str(lists))
+    refused = [call(base, "GET", f"{paths['geo-101']}/v1/StudentLocation", token=stranger)[0] for base in INSTANCES]
+    check("a non-member is refused the course's map on every instance", refused == [403, 403, 403], str(refused))
+    shown = [o["objectId"] for o in call(NGINX, "GET", "/v1/StudentLocation?limit=100")[1]["results"]]
+    check("neither course's pin is on the default course's map", geo["objectId"] not in shown and art["objectId"] not in shown)
+
+
 def test_kill_9_under_write_load_loses_no_acknowledged_write():
     """Each student's pin ends as their last acknowledged write, or a later one whose answer the
     kill cut off. (Earlier writes of a pin leave nothing to check: the pin's row and its one kept
@@ -147,6 +183,7 @@ if __name__ == "__main__":
     test_accounts_posts_and_lists_across_instances()
     test_limits_count_across_instances()
     test_live_stream_across_instances_and_after_a_reconnect()
+    test_two_courses_across_instances()
     test_kill_9_under_write_load_loses_no_acknowledged_write()
     print(f"cluster: {'all passed' if failures() == 0 else f'{failures()} failed'}")
     raise SystemExit(min(failures(), 100))
