@@ -19,15 +19,10 @@ struct DeviceCookie: Sendable {
     func vouches(_ value: String?, for accountKey: String) -> Bool {
         guard let parts = value?.split(separator: ".", omittingEmptySubsequences: false), parts.count == 3,
               parts[0] == accountKey else { return false }
-        return constantTimeEqual(Array(mac(String(parts[0]), String(parts[1])).utf8), Array(parts[2].utf8))
+        return ConstantTime.equal(mac(String(parts[0]), String(parts[1])), parts[2])
     }
 
     private func mac(_ accountKey: String, _ nonce: String) -> String {
         secret.hex("device", [Array(accountKey.utf8), Array(nonce.utf8)])
-    }
-
-    private func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -30,7 +30,7 @@ struct CourseController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(try await body(try await course(context), caller: try await context.caller()))
+        try JSONResponse.make(body(try await course(context), caller: try await context.caller()))
     }
 
     /// `{title, visibility, namesShown, approvalRequired, archived}`, any of them.
@@ -42,7 +42,7 @@ struct CourseController: Sendable {
             namesShown: try fields.choice("namesShown", Course.NamesShown.self), approvalRequired: try fields.bool("approvalRequired"),
             archived: try fields.bool("archived"))
         let changed = try await service.change(try await course(context), to: settings)
-        return try JSONResponse.make(try await body(changed, caller: try await context.caller()))
+        return try JSONResponse.make(body(changed, caller: try await context.caller()))
     }
 
     /// `?confirm={slug}`: the course goes, with its pins; its streams end with `reload`.
@@ -58,7 +58,7 @@ struct CourseController: Sendable {
         let course = try await self.course(context)
         let turnOver = try fields.bool("new") ?? false
         let changed = try await service.setInvite(of: course, enabled: try fields.bool("enabled") ?? course.inviteEnabled, turnOver: turnOver)
-        return try JSONResponse.make(try await body(changed, caller: try await context.caller()))
+        return try JSONResponse.make(body(changed, caller: try await context.caller()))
     }
 
     /// `{invite}`: the caller joins with the course's invite token; 201 when they joined, 200
@@ -68,8 +68,8 @@ struct CourseController: Sendable {
         let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["invite"], required: ["invite"])
         let course = try await self.course(context)
         let joined = try await service.join(course, token: try fields.string("invite") ?? "", account: caller.account)
-        let role = try await store.role(of: caller.account.key, in: course.id)
-        return try JSONResponse.make(try await body(course, role: role, caller: caller), status: joined ? .created : .ok)
+        // At the course's path the caller's role came with their session; one who just joined is a student.
+        return try JSONResponse.make(body(course, role: joined ? .student : caller.courseRole, caller: caller), status: joined ? .created : .ok)
     }
 
     @Sendable func members(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -106,7 +106,7 @@ struct CourseController: Sendable {
         }
         if caller.account.isAdmin { courses = try await store.allCourses() }
         var bodies: [CourseBody] = []
-        for course in courses { bodies.append(try await body(course, role: roles[course.id], caller: caller)) }
+        for course in courses { bodies.append(body(course, role: roles[course.id], caller: caller)) }
         return try JSONResponse.make(CourseList(results: bodies))
     }
 
@@ -117,7 +117,7 @@ struct CourseController: Sendable {
         let visibility = try fields.choice("visibility", Course.Visibility.self)
         var course = try await service.create(slug: try fields.string("slug") ?? "", title: try fields.string("title") ?? "", instructor: caller.account)
         if let visibility { course = try await service.change(course, to: .init(visibility: visibility)) }
-        return try JSONResponse.make(try await body(course, role: .instructor, caller: caller), status: .created)
+        return try JSONResponse.make(body(course, role: .instructor, caller: caller), status: .created)
     }
 
     /// The request's course: the one its path names, or the default course at the root.
@@ -128,11 +128,11 @@ struct CourseController: Sendable {
     }
 
     /// The course as `caller` sees it, whose role there was read with their session.
-    private func body(_ course: Course, caller: Caller?) async throws -> CourseBody {
-        try await body(course, role: caller?.courseRole, caller: caller)
+    private func body(_ course: Course, caller: Caller?) -> CourseBody {
+        body(course, role: caller?.courseRole, caller: caller)
     }
 
-    private func body(_ course: Course, role: CourseRole?, caller: Caller?) async throws -> CourseBody {
+    private func body(_ course: Course, role: CourseRole?, caller: Caller?) -> CourseBody {
         let teaches = role == .instructor || caller?.account.isAdmin == true
         let invite = teaches ? CourseBody.InviteBody(enabled: course.inviteEnabled, url: (publicURL?.origin ?? "") + service.invitePath(for: course)) : nil
         return CourseBody(course, role: role, invite: invite)

@@ -15,7 +15,7 @@ struct CrossSiteGuard: Sendable {
         // A browser request must prove it can read our cookie: echo XSRF-TOKEN in X-XSRF-TOKEN.
         guard let cookie = request.cookies[SessionCookies.xsrfName]?.value, !cookie.isEmpty,
               let header = request.headers[.xXSRFToken],
-              Self.constantTimeEqual(cookie, header) else {
+              ConstantTime.equal(cookie, header) else {
             throw .forbidden("Missing or wrong X-XSRF-TOKEN header: echo the XSRF-TOKEN cookie.")
         }
     }
@@ -42,14 +42,6 @@ struct CrossSiteGuard: Sendable {
         if let publicURL { return parsed == publicURL }
         guard let host = request.head.authority else { return false }
         return parsed.authority == host.lowercased()
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
     }
 }
 
