@@ -148,4 +148,40 @@ import Testing
             #expect(Set(try write.object().keys) == ["code", "error"])
         }
     }
+
+    @Test func meAtACoursesPathIsTheCallersPinInThatCourse() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(), student = try await server.signUp(), stranger = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher, students: [student])
+            try await server.postLocation(as: student, mapString: "Quito", path: "/c/cs101/v1/StudentLocation")
+            try await server.postLocation(as: student, mapString: "Lima")
+
+            let inCourse = try await server.send(.get, "/c/cs101/v1/me", headers: student.bearerHeader)
+            #expect(inCourse.status == .ok)
+            #expect((try inCourse.object()["location"] as? [String: Any])?["mapString"] as? String == "Quito")
+            let atRoot = try await server.send(.get, "/v1/me", headers: student.bearerHeader)
+            #expect((try atRoot.object()["location"] as? [String: Any])?["mapString"] as? String == "Lima")
+            #expect(try await server.send(.get, "/c/cs101/v1/me", headers: teacher.bearerHeader).object()["location"] is NSNull)
+
+            #expect(try await server.send(.get, "/c/cs101/v1/me", headers: stranger.bearerHeader).status == .forbidden)
+            #expect(try await server.send(.get, "/c/cs101/v1/me").status == .unauthorized)
+            #expect(try await server.send(.get, "/c/nope/v1/me", headers: student.bearerHeader).status == .notFound)
+        }
+    }
+
+    @Test func theInviteLinkOpensTheAppsJoinScreen() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher)
+            let token = "AbCdEfGhIjKlMnOpQrSt-_"
+            let answer = try await server.send(.get, "/c/cs101/join/\(token)")
+            #expect(answer.status == .seeOther)
+            #expect(answer.headers[.location] == "/#/join/cs101/\(token)")
+            // Whether the token admits anyone is the join's to say; a link of another shape is no link.
+            for path in ["/c/cs101/join/short", "/c/cs101/join/\(token)x", "/c/CS101/join/\(token)", "/c/cs101/join/AbCdEfGhIjKlMnOpQrSt%3C_"] {
+                #expect(try await server.send(.get, path).status == .notFound, "\(path)")
+            }
+            #expect(try await server.send(.post, "/c/cs101/join/\(token)").status == .methodNotAllowed)
+        }
+    }
 }

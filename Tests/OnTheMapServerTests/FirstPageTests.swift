@@ -59,6 +59,40 @@ import Testing
         }
     }
 
+    @Test func theAnswersPreloadedAreThoseOfTheCourseTheReaderLastChose() async throws {
+        try await TestServer.run { server in
+            let student = try await server.signUp()
+            var headers = student.cookieHeader
+            headers[.cookie]! += "; \(CourseChoice.cookieName)=cs101-spring"
+            let (text, _) = try await page(server, headers: headers)
+            #expect(text.contains("<link rel=\"preload\" href=\"/c/cs101-spring/v1/me\" as=\"fetch\" crossorigin>"))
+            #expect(text.contains("<link rel=\"preload\" href=\"/c/cs101-spring/v1/StudentLocation\" as=\"fetch\" crossorigin>"))
+            #expect(!text.contains("href=\"/v1/me\""))
+            let again = try await page(server, headers: headers)
+            #expect(again.text == text, "made once, then kept")
+
+            // A cookie that names no course's slug (or the default course) preloads the default course's.
+            for value in ["default", "..%2F", "<script>", "A"] {
+                var odd = student.cookieHeader
+                odd[.cookie]! += "; \(CourseChoice.cookieName)=\(value)"
+                let (plain, _) = try await page(server, headers: odd)
+                #expect(plain.contains("<link rel=\"preload\" href=\"/v1/me\" as=\"fetch\" crossorigin>"), "\(value)")
+            }
+            // Logged out, the choice changes nothing: the login form shows.
+            let (loggedOut, _) = try await page(server, headers: [.cookie: "\(CourseChoice.cookieName)=cs101-spring"])
+            #expect(!loggedOut.contains("rel=\"preload\""))
+        }
+    }
+
+    @Test func theCoursePagesKeptAreBounded() {
+        let cache = BoundedCache<Int, String>(limit: 3)
+        for key in 0..<10 { cache[key] = "\(key)" }
+        #expect(cache.count == 3)
+        #expect(cache[9] == "9", "the newest is kept")
+        cache[9] = "nine"
+        #expect(cache.count == 3 && cache[9] == "nine")
+    }
+
     @Test(arguments: [
         ("nl, fr-CA;q=0.8, en;q=0.5", nil, "fr", "ltr"),
         ("en;q=0.5, ar-EG", nil, "ar", "rtl"),

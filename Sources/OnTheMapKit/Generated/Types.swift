@@ -102,7 +102,9 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/post(sign-up)`.
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output
-    /// The caller's account and pin
+    /// The caller's account and pin in the course
+    ///
+    /// At a course's path (`/c/{course}/v1/me`) the pin is the caller's one in that course; at the root, in the default course.
     ///
     /// - Remark: HTTP `GET /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/get(me)`.
@@ -350,7 +352,9 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The caller's account and pin
+    /// The caller's account and pin in the course
+    ///
+    /// At a course's path (`/c/{course}/v1/me`) the pin is the caller's one in that course; at the root, in the default course.
     ///
     /// - Remark: HTTP `GET /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/get(me)`.

@@ -11,8 +11,12 @@ struct NativeController: Sendable {
 
     func addRoutes(to routes: FamilyGroup) {
         routes.add(.signUp, signUp)
-        routes.add(.me, me)
         routes.add(.confirmPassword, confirmPassword)
+    }
+
+    /// The operations a course serves at its path: the caller's pin is the one in that course.
+    func addCourseRoutes(to routes: FamilyGroup) {
+        routes.add(.me, me)
     }
 
     /// `{"email", "password", "firstName", "lastName"}` → 201 with the login body and cookies.
@@ -22,8 +26,8 @@ struct NativeController: Sendable {
         return try cookies.loginAnswer(session, lifetime: accounts.sessionLifetimeSeconds, status: .created)
     }
 
-    /// The caller's account and own location (or null), which shows to its owner even when an
-    /// admin has hidden it from everyone else (`locationHidden` says so).
+    /// The caller's account and own location in the request's course (or null), which shows to its
+    /// owner even when a moderator has hidden it from everyone else (`locationHidden` says so).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.requireCaller()
         let owned = try await locations.location(ownerKey: caller.account.key, in: context.course)

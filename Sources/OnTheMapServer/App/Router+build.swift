@@ -62,6 +62,7 @@ private func addCourseFamilies(
             .addRoutes(to: locationRoutes)
     }
     let course = family(.native)
+    NativeController(accounts: services.accounts, locations: services.store, cookies: services.cookies).addCourseRoutes(to: course)
     CourseController(service: services.courses, store: services.store, publicURL: configuration.publicURL).addRoutes(to: course)
     CourseModerationController(service: services.admin, locations: services.store).addRoutes(to: course)
 }

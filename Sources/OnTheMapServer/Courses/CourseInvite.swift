@@ -24,6 +24,12 @@ struct CourseInvite: Sendable {
         return ConstantTime.equal(self.token(for: course), token)
     }
 
+    /// Whether `text` has a token's shape (22 base64url characters), so that it may go into an
+    /// address unescaped; whether it admits anyone is `admits`' to say.
+    static func looksLikeToken(_ text: String) -> Bool {
+        text.utf8.count == 22 && text.utf8.allSatisfy { Base64URL.isAlphabet($0) }
+    }
+
     /// The link's path on the server.
     func path(for course: Course) -> String {
         CourseMount.path(of: course.slug) + "/join/" + token(for: course)

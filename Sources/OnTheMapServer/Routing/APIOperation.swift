@@ -70,7 +70,7 @@ enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .udacityUser, .udacityUserLegacy, .v1Events, .v1List, .v1Read, .parseList, .parseRead, .parse1List, .parse1Read: .read
         case .v1Create, .v1Update, .v1Delete, .parseCreate, .parseUpdate, .parseDelete, .parse1Create, .parse1Update, .parse1Delete: .write
-        case .courseShow: .read
+        case .courseShow, .me: .read
         case .courseChange, .courseDelete, .courseInvite, .courseMembers, .courseAddMembers, .courseRemoveMember, .courseReports,
              .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport: .teach
         default: nil

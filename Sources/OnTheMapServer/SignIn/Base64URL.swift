@@ -13,4 +13,9 @@ enum Base64URL {
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64)
     }
+
+    /// Whether `byte` is one of base64url's 64 characters (ASCII letters, digits, `-`, `_`).
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
+    }
 }

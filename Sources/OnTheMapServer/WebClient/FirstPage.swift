@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import OnTheMapModel
 
 /// The page's first answer (`/`), made for the request, so that a phone on a slow network has its
 /// first screen after one more round of requests, not five: each round waits a full latency
@@ -11,16 +12,20 @@ import Hummingbird
 ///   only then asking for the catalogue;
 /// - whether a session cookie came: without one the login form is shown by the page itself, and
 ///   the script that submits it is named beside it; with one the page names the two answers the
-///   first screen shows (who is logged in, the latest posts), which are asked for with the scripts.
+///   first screen shows (who is logged in, the latest posts), which are asked for with the scripts:
+///   at the course the reader last chose (`CourseChoice`'s cookie), else the default course.
 ///
 /// It also carries its styles (app.css, allowed by its digest in the Content-Security-Policy:
 /// they arrive while the browser waits for the scripts' first bytes, so the form is painted
 /// styled a round earlier) and the client's settings (`/config.json`'s bytes, which the login
-/// form's sign-in buttons need). Every variant is made once, at start: 12 languages × 2.
+/// form's sign-in buttons need). Every variant is made once, at start: 12 languages × 2; a
+/// signed-in reader's page for another course, when first asked for (`coursePages`).
 struct FirstPage: Sendable {
     struct Variant: Hashable, Sendable {
         let language: String
         let signedIn: Bool
+        /// The course whose answers a signed-in page preloads; nil for the default course.
+        var course: CourseSlug? = nil
     }
 
     /// The script the page runs and the files it imports, however deep.
@@ -33,6 +38,10 @@ struct FirstPage: Sendable {
     /// `sha256-<base64>` of the page's `<style>` text, for the Content-Security-Policy's `style-src`.
     let styleDigest: String
     private let pages: [Variant: StaticAsset]
+    /// Signed-in pages that preload another course's answers, made when first asked for.
+    private let coursePages: BoundedCache<Variant, StaticAsset>
+    private let render: @Sendable (Variant) throws -> String
+    private let contentType: String
 
     /// Fails at start when the page lacks a place an edit needs (it was changed without this).
     init(template: String, scripts: Scripts, style: String, clientConfiguration: Data, languages: [String], contentType: String) throws {
@@ -47,13 +56,31 @@ struct FirstPage: Sendable {
             }
         }
         self.pages = pages
+        coursePages = BoundedCache(limit: Self.coursePageLimit)
+        render = { try Self.render(template, $0, scripts: scripts, style: style, clientConfiguration: clientConfiguration) }
+        self.contentType = contentType
     }
+
+    /// Course pages kept: a page is some 40 KB, so a few megabytes at most.
+    static let coursePageLimit = 64
 
     func variant(for request: Request) -> Variant {
-        Variant(language: reader.choose(for: request), signedIn: SessionCookies.sessionToken(in: request) != nil)
+        let signedIn = SessionCookies.sessionToken(in: request) != nil
+        return Variant(language: reader.choose(for: request), signedIn: signedIn, course: signedIn ? CourseChoice.course(in: request) : nil)
     }
 
-    func page(for request: Request) -> StaticAsset { pages[variant(for: request)]! }
+    func page(for request: Request) -> StaticAsset {
+        let variant = variant(for: request)
+        if variant.course == nil { return pages[variant]! }
+        if let page = coursePages[variant] { return page }
+        // The template rendered at start for every language, so this cannot fail; if it did, the
+        // default course's page is still right (its script finds the chosen course itself).
+        guard let text = try? render(variant), let page = try? StaticAsset(bytes: Array(text.utf8), contentType: contentType) else {
+            return pages[Variant(language: variant.language, signedIn: true)]!
+        }
+        coursePages[variant] = page
+        return page
+    }
 
     /// Every variant (the server compresses them all after start).
     var allPages: [StaticAsset] { Array(pages.values) }
@@ -79,7 +106,8 @@ struct FirstPage: Sendable {
         if variant.signedIn {
             // Fetched by js/loader.js with the same URL and credentials, which is what lets the
             // browser hand it the preloaded answer.
-            head += [APIOperation.me.path, APIOperation.v1List.path].map { "<link rel=\"preload\" href=\"\($0)\" as=\"fetch\" crossorigin>" }
+            let base = variant.course.map(CourseMount.path(of:)) ?? ""
+            head += [APIOperation.me.path, APIOperation.v1List.path].map { "<link rel=\"preload\" href=\"\(base)\($0)\" as=\"fetch\" crossorigin>" }
         }
         // A data block: never run, so the Content-Security-Policy has nothing to allow. `<` is
         // escaped so that no value can close the element.

@@ -102,6 +102,19 @@ struct WebController: Sendable {
                 return await Self.response(for: asset, request: request)
             }
         }
+        routes.file(Self.invitePattern, exists: { _, _ in true }) { _, context in try Self.inviteAnswer(context) }
+    }
+
+    /// A course's invite link (`CourseInvite`), as printed and shown to instructors.
+    static let invitePattern = CourseMount.namedPrefix + "/join/:token"
+
+    /// The invite link opens the app's join screen, which joins, or first asks the student to log
+    /// in or sign up. The token goes on in the address's fragment, which browsers never send: it
+    /// stays out of later requests' logs and `Referer`s.
+    private static func inviteAnswer(_ context: AppRequestContext) throws -> Response {
+        guard let slug = context.parameters.get("course").flatMap(CourseSlug.init(rawValue:)),
+              let token = context.parameters.get("token"), CourseInvite.looksLikeToken(token) else { throw HTTPError(.notFound) }
+        return Response(status: .seeOther, headers: [.location: "/#/join/\(slug.rawValue)/\(token)", .cacheControl: "no-store"])
     }
 
     /// The asset, gzipped when the client accepts it, or 304 when the client's copy is current.
