@@ -20,9 +20,10 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
 fi
 
-# Leaflet and markercluster are served to the web client from Debian's packages; esbuild bundles
+# Leaflet and markercluster (the map), and qrcode-generator (a course invite link's QR code), are
+# served to the web client from Debian's packages; esbuild bundles
 # and minifies its modules (make web-bundle).
-packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaflet.markercluster esbuild)
+packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaflet.markercluster node-qrcode-generator esbuild)
 # The CJK and Devanagari fonts let screenshots in Chinese, Japanese, Korean or Hindi show the text,
 # not boxes (DejaVu has Arabic). Node runs the message-catalogue checks.
 browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei fonts-lohit-deva nodejs)

@@ -1,7 +1,7 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v20';
+const SHELL_CACHE = 'onthemap-shell-v21';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png',
@@ -28,6 +28,8 @@ const SCRIPT_FILES = [
   '/js/log-out.js', '/js/map-labels.js', '/js/people.js', '/js/pin-map.js', '/js/pin-privacy.js', '/js/post-flow.js',
   '/js/post-list.js', '/js/report-pin.js', '/js/share-link.js', '/js/sign-in-providers.js', '/js/outbox.js',
   '/js/password-prompt.js', '/js/theme.js', '/js/waiting-posts.js', '/js/tile-canvases.js', '/js/time.js',
+  '/js/course-api.js', '/js/course-choice.js', '/js/course-screen.js', '/js/course-switch.js', '/js/courses-screen.js',
+  '/js/join-course.js', '/js/qr-code.js',
 ];
 // Answers worth showing offline: who is logged in, and the posts.
 const DATA_PATHS = ['/v1/me', '/v1/StudentLocation'];
@@ -52,7 +54,8 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (event.request.method !== 'GET') return;
-  if (DATA_PATHS.includes(url.pathname)) {
+  // A course's own map (`/c/{slug}/v1/…`) is kept for offline use as the default course's is.
+  if (DATA_PATHS.includes(url.pathname.replace(/^\/c\/[a-z0-9-]+(?=\/v1\/)/, ''))) {
     event.respondWith(networkFirst(event.request, DATA_CACHE, true));
   } else if (url.pathname === '/' || url.pathname === '/index.html') {
     // The app's one page, whatever its query; other pages of this origin (API answers opened

@@ -7,6 +7,13 @@ public struct WebClientSettings: Sendable {
 
     /// Leaflet and markercluster, served under `/vendor/leaflet/`.
     public var leafletDirectory = WebClientSettings.debianLeafletDirectory
+    /// Debian's `node-qrcode-generator` installs its script here (the copy under
+    /// /usr/share/javascript is a symbolic link to it, which the file loader does not follow).
+    public static let debianQRCodeDirectory = "/usr/share/nodejs/qrcode-generator"
+
+    /// The QR code encoder that draws a course's invite link for a projector, served under
+    /// `/vendor/qrcode/` when there (without it the course page shows the link alone).
+    public var qrCodeDirectory = WebClientSettings.debianQRCodeDirectory
     /// Online raster tiles drawn over the offline basemap; nil keeps the map fully offline.
     public var tiles: TileSource?
 

@@ -26,6 +26,9 @@ struct WebController: Sendable {
         }
         var assets = try StaticAssetLoader.load(directory: webRoot, prefix: "/")
         assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.leafletDirectory), prefix: "/vendor/leaflet/")) { own, _ in own }
+        if FileManager.default.fileExists(atPath: settings.qrCodeDirectory + "/qrcode.js") {
+            assets.merge(try StaticAssetLoader.load(directory: URL(fileURLWithPath: settings.qrCodeDirectory), prefix: "/vendor/qrcode/")) { own, _ in own }
+        }
         let configuration = try Self.clientConfiguration(settings, signInProviders: signInProviders)
         assets["/config.json"] = try StaticAsset(bytes: configuration, contentType: StaticAsset.contentTypes["json"]!)
         guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"], let style = assets["/app.css"] else {

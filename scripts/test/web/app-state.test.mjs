@@ -86,9 +86,9 @@ test('a set made by a listener is seen by the listeners after it', () => {
   assert.deepEqual(seen, [['live', null], [null, null]]);
 });
 
-test("the app's state starts logged out, with nothing loaded and the 100 newest shown", () => {
+test("the app's state starts logged out, on the default course, with nothing loaded and the 100 newest shown", () => {
   assert.deepEqual(appState.state, {
-    me: null, loaded: false, latest: [], shown: [], pinCount: '100', waiting: [],
+    me: null, course: null, courses: null, loaded: false, latest: [], shown: [], pinCount: '100', waiting: [],
     liveState: null, syncedAt: null, offline: false,
   });
 });

@@ -37,3 +37,18 @@ test('a reset link shows its form whether or not someone is logged in, and gives
   assert.deepEqual(routeFor('#/reset/abc', true), { screen: 'reset' });
   assert.equal(resetToken('#/reset/a%2Fb%20c'), 'a/b c');
 });
+
+test('an invite link names its course and token, logged in or not', () => {
+  for (const loggedIn of [true, false]) {
+    assert.deepEqual(routeFor('#/join/cs101-spring/AbCdEfGhIjKlMnOpQrSt-_', loggedIn),
+      { screen: 'join', course: 'cs101-spring', token: 'AbCdEfGhIjKlMnOpQrSt-_' });
+  }
+  assert.deepEqual(routeFor('#/join/', true), { screen: 'join', course: '', token: '' });
+});
+
+test('the courses page and a course page, for a logged-in visitor only', () => {
+  assert.deepEqual(routeFor('#/courses', true), { screen: 'courses' });
+  assert.deepEqual(routeFor('#/course/cs101/roster', true), { screen: 'course', course: 'cs101', section: 'roster' });
+  assert.deepEqual(routeFor('#/course/cs101', true), { screen: 'course', course: 'cs101', section: undefined });
+  for (const hash of ['#/courses', '#/course/cs101/roster']) assert.deepEqual(routeFor(hash, false), { redirect: '#/login' }, hash);
+});

@@ -26,6 +26,10 @@ export const VALIDATION_KEYS = {
   longitude: 'error.validation.coordinates',
   token: 'error.validation.resetLink',
   reason: 'error.validation.reason',
+  slug: 'error.validation.courseSlug',
+  title: 'error.validation.courseTitle',
+  list: 'error.validation.classList',
+  confirm: 'error.validation.confirmCourse',
   'udacity.username': 'login.missing',
   'udacity.password': 'login.missing',
 };
@@ -36,6 +40,8 @@ export const VALIDATION_KEYS = {
  * (APIError.accountDisabled), said only after the right password.
  */
 const DISABLED_PREFIX = 'This account has been disabled';
+/** A write to an archived course (APIError.courseArchived), which any call that writes may meet. */
+const ARCHIVED_PREFIX = 'This course is archived';
 
 /**
  * `{ kind, key, params }` for a refused request: `kind` for the screens' decisions (an ended
@@ -45,7 +51,9 @@ const DISABLED_PREFIX = 'This account has been disabled';
  * @param {number} answer.status  the HTTP status
  * @param {object|null} answer.body  the parsed JSON body, if any: `{status?, code?, error, parameter?}`
  * @param {number} [answer.retryAfter]  seconds from `Retry-After` (0 when absent or unreadable)
- * @param {string} [answer.context]  the call: 'login', 'signup', 'reset', 'report', 'location', 'admin', 'confirm', or none
+ * @param {string} [answer.context]  the call: 'login', 'signup', 'reset', 'report', 'location', 'admin', 'confirm',
+ *   'course' (reading a course's map: a refusal means it is not the caller's, or gone), 'join', 'teach'
+ *   (a course's instructor's call), 'create' (a new course), or none
  */
 export function describeRefusal({ status, body = null, retryAfter = 0, context = '' }) {
   const code = body && typeof body.code === 'number' ? body.code : null;
@@ -61,6 +69,10 @@ export function describeRefusal({ status, body = null, retryAfter = 0, context =
   if (status === 408) return answer('network', 'error.timeout');
   if (status === 413) return answer('invalid', 'error.tooLarge');
   if (status === 403) {
+    if (body && typeof body.error === 'string' && body.error.startsWith(ARCHIVED_PREFIX)) return answer('invalid', 'error.courseArchived');
+    if (context === 'course') return answer('course', 'error.notInCourse');
+    if (context === 'join') return answer('invalid', 'error.inviteNotValid');
+    if (context === 'teach') return answer('invalid', 'error.instructorsOnly');
     if (context === 'login') {
       const disabled = body && typeof body.error === 'string' && body.error.startsWith(DISABLED_PREFIX);
       return answer('credentials', disabled ? 'error.accountDisabled' : 'error.credentials');
@@ -82,8 +94,11 @@ export function describeRefusal({ status, body = null, retryAfter = 0, context =
     }
     if (code === PARSE.emailTaken || context === 'signup') return answer('conflict', 'error.emailTaken');
     if (code === PARSE.forbidden && context === 'admin') return answer('conflict', 'error.lastAdmin');
+    if (context === 'create') return answer('conflict', 'error.courseSlugTaken');
+    if (context === 'teach') return answer('conflict', 'error.lastInstructor');
     return answer('conflict', 'error.conflict');
   }
+  if (status === 404 && (context === 'course' || context === 'join' || context === 'teach')) return answer('course', 'error.courseGone');
   if (status === 404) return answer('invalid', 'error.notFound');
   if (status === 400 && (code === PARSE.validation || (code === null && parameter))) {
     // Reporting your own pin is the one refusal of the pin's id a person can cause.

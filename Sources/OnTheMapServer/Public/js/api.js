@@ -3,6 +3,7 @@
 // names the catalogue message that explains it to the person using the app (api-errors.js chooses
 // it from the answer's status and code; the server's English `error` text is never shown).
 import { describeRefusal, NETWORK_FAILURE, UNREADABLE_ANSWER } from './api-errors.js';
+import { coursePath } from './course-choice.js';
 import { msg } from './i18n.js';
 
 /** Bytes the Udacity-compatible session endpoints put before their JSON (docs/API.md, "Path
@@ -11,8 +12,9 @@ const UDACITY_PREFIX = ")]}'\n";
 
 export class ApiError extends Error {
   /**
-   * @param {'network'|'credentials'|'throttled'|'session'|'invalid'|'conflict'|'unavailable'|'server'|'unconfirmed'} kind
-   *   ('unconfirmed': an admin's account change, refused until they type their password again)
+   * @param {'network'|'credentials'|'throttled'|'session'|'invalid'|'conflict'|'unavailable'|'server'|'unconfirmed'|'course'} kind
+   *   ('unconfirmed': an admin's account change, refused until they type their password again;
+   *   'course': the course asked about is not the caller's to see, or no longer there)
    * @param {string} key  the catalogue message (`error.session`); also the Error's message, for logs
    * @param {object} params  the message's placeholders
    * @param {number} status  the HTTP status (0 without an answer)
@@ -75,9 +77,10 @@ export function mayBeLoggedIn() {
  * the call for api-errors.js (a 403 at login is wrong credentials; at an admin route, not an admin).
  * A write sent again after its answer was lost carries the same `idempotencyKey` (outbox.js). A
  * `fresh` answer is the server's own, now: no cached or offline copy, which is a network failure.
- * `signal` gives up on the request (a network failure too).
+ * `signal` gives up on the request (a network failure too). `withStatus`: `{status, body}`, for a
+ * call whose status says something its body does not (201 Created or 200 OK).
  */
-export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null, fresh = false, signal } = {}) {
+export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null, fresh = false, signal, withStatus = false } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
@@ -113,7 +116,7 @@ export async function request(method, path, { body, prefixed = false, context = 
   }
   // A proxy's or portal's page instead of the API's JSON.
   if (json === null) throw failureOf(UNREADABLE_ANSWER, response.status);
-  return json;
+  return withStatus ? { status: response.status, body: json } : json;
 }
 
 /**
@@ -170,9 +173,31 @@ export async function hasPassword(key) {
   return body.user._has_password !== false;
 }
 
-/** `{account, location}` for the logged-in caller; ApiError 'session' when not logged in. */
+/**
+ * `{account, location}` for the logged-in caller, their pin being the one in the course shown;
+ * ApiError 'session' when not logged in, 'course' when they may not see that course (any more).
+ */
 export function me() {
-  return request('GET', '/v1/me');
+  return request('GET', coursePath('/v1/me'), { context: 'course' });
+}
+
+/** The caller's courses (every course, for an admin), the default course first. */
+export async function myCourses() {
+  return (await request('GET', '/v1/courses')).results;
+}
+
+/** Starts a course `{title, slug, visibility}` that the caller teaches: the course. */
+export function createCourse(fields) {
+  return request('POST', '/v1/courses', { body: fields, context: 'create' });
+}
+
+/**
+ * Joins `course` with its invite link's token: the course as the caller now sees it, and whether
+ * they `joined` now (false: they were a member already).
+ */
+export async function joinCourse(course, invite) {
+  const { status, body } = await request('POST', coursePath('/v1/course/join', course), { body: { invite }, context: 'join', withStatus: true });
+  return { course: body, joined: status === 201 };
 }
 
 /** The key of the account logged in now, as the server says it (never a saved copy). */
@@ -213,13 +238,14 @@ export function clientConfig() {
  * (read page by page, since the server caps a page's size).
  */
 export async function latestLocations(count) {
-  if (count !== 'all' && count <= 100) return (await request('GET', '/v1/StudentLocation')).results;
+  const list = coursePath('/v1/StudentLocation');
+  if (count !== 'all' && count <= 100) return (await request('GET', list, { context: 'course' })).results;
   const pageSize = count === 'all' ? 1000 : count;
   const seen = new Set();
   const all = [];
   let fullPage = 0;
   for (let skip = 0; ; ) {
-    const page = (await request('GET', `/v1/StudentLocation?limit=${pageSize}&skip=${skip}&order=-updatedAt`)).results;
+    const page = (await request('GET', `${list}?limit=${pageSize}&skip=${skip}&order=-updatedAt`, { context: 'course' })).results;
     for (const location of page) {
       // Posts that move while we page could appear twice.
       if (!seen.has(location.objectId)) { seen.add(location.objectId); all.push(location); }
@@ -241,12 +267,14 @@ export function geocode(query) {
 }
 
 /**
- * Creates the caller's pin, or updates it when `objectId` names their existing one; with the
- * same `idempotencyKey` and fields, written once however often it is sent.
+ * Creates the caller's pin in `course` (a slug, null for the default course), or updates it when
+ * `objectId` names their existing one; with the same `idempotencyKey` and fields, written once
+ * however often it is sent.
  */
-export function saveLocation(objectId, fields, { idempotencyKey = null, signal } = {}) {
+export function saveLocation(objectId, fields, { course, idempotencyKey = null, signal } = {}) {
   const options = { body: fields, context: 'location', idempotencyKey, signal };
+  const list = coursePath('/v1/StudentLocation', course);
   return objectId
-    ? request('PUT', `/v1/StudentLocation/${encodeURIComponent(objectId)}`, options)
-    : request('POST', '/v1/StudentLocation', options);
+    ? request('PUT', `${list}/${encodeURIComponent(objectId)}`, options)
+    : request('POST', list, options);
 }

@@ -39,6 +39,8 @@ export function createStore(initial) {
 /** The app's state: what the screens draw, and the choices they were drawn with. */
 export const appState = createStore({
   me: null, // the logged-in caller's profile (GET /v1/me), null when no one is logged in
+  course: null, // the course whose map shows: its slug, or null for the default course (course-choice.js)
+  courses: null, // the caller's courses (GET /v1/courses), null until known
   loaded: false, // `latest` and `shown` hold the logged-in caller's posts
   latest: [], // the 100 newest posts: the list
   shown: [], // the map's pins: the posts the Show choice names, and the caller's own

@@ -5,6 +5,8 @@
 // (an error answer), when the network comes back, when the page is shown again after sleep, and
 // when the stream has been silent for longer than three heartbeats.
 
+import { coursePath } from './course-choice.js';
+
 const STREAM_PATH = '/v1/StudentLocation/events';
 const BATCH_MS = 400;
 const SILENCE_MS = 65_000;
@@ -27,6 +29,9 @@ export class LiveUpdates {
     this.retryDelay = 1000;
     this.state = null;
     this.hiddenSince = null;
+    // The course's stream, fixed for this stream's life: its event ids mean nothing in another's.
+    this.path = coursePath(STREAM_PATH);
+    this.stopped = false;
   }
 
   start() {
@@ -43,6 +48,8 @@ export class LiveUpdates {
   }
 
   stop() {
+    // The window's listeners stay; a stopped stream ignores them.
+    this.stopped = true;
     if (this.source) this.source.close();
     this.source = null;
     clearTimeout(this.flushTimer);
@@ -53,9 +60,10 @@ export class LiveUpdates {
 
   /** Opens the stream, resuming after the last event seen (a new EventSource cannot set headers). */
   open() {
+    if (this.stopped) return;
     if (this.source) this.source.close();
     clearTimeout(this.reopenTimer);
-    const url = this.lastEventId === null ? STREAM_PATH : `${STREAM_PATH}?lastEventId=${encodeURIComponent(this.lastEventId)}`;
+    const url = this.lastEventId === null ? this.path : `${this.path}?lastEventId=${encodeURIComponent(this.lastEventId)}`;
     const source = new EventSource(url);
     this.source = source;
     this.heard();

@@ -1,8 +1,9 @@
 // The posts behind the map and the list: the session check at start, the first load and every
 // reload, and what keeps them current between loads (the live stream, the posts waiting on this
 // device). Leaving the session is here too, as a failed load may end it.
-import { errorMessage, latestLocations, mayBeLoggedIn, me, offlineCopySavedAt, trackOfflineCopies } from './api.js';
+import { errorMessage, latestLocations, mayBeLoggedIn, me, myCourses, offlineCopySavedAt, trackOfflineCopies } from './api.js';
 import { appState, loadedFields } from './app-state.js';
+import { chooseCourse, DEFAULT_COURSE, rememberedCourse } from './course-choice.js';
 import { setBusy, showMessage } from './dom.js';
 import { msg } from './i18n.js';
 import { LiveView } from './live-view.js';
@@ -42,21 +43,94 @@ export async function checkSession() {
     return;
   }
   try {
-    sessionAnswer = await me();
+    sessionAnswer = await meInACourseOfTheirs();
     appState.set({ me: sessionAnswer });
+    knowCourses();
   } catch (failure) {
     appState.set({ me: null });
     if (failure.kind !== 'session') showMessage(byId('login-error'), errorMessage(failure));
   }
 }
 
+/**
+ * Says something about the course shown under the status line until the map changes course: why
+ * it is not the one remembered, or what came of joining one. The status line's own words give way
+ * to each load's summary.
+ */
+export function showCourseNotice(message) {
+  showMessage(byId('course-notice'), message);
+}
+
+// Why the map shown is the default course's, not the one remembered: said once the posts show.
+let fellBack = null;
+
+/**
+ * The caller at the course shown; when that course is not theirs to see (they were removed, it
+ * was deleted), at the default course instead, which the app then shows, saying why.
+ */
+async function meInACourseOfTheirs() {
+  try {
+    return await me();
+  } catch (failure) {
+    if (failure.kind !== 'course' || appState.state.course === null) throw failure;
+    fellBack = errorMessage(failure);
+    chooseCourse(null);
+    return me();
+  }
+}
+
+/**
+ * Asks for the caller's courses (the top bar's switcher), not holding up the map. A student who
+ * never chose a map on this browser, and is in a course besides the default one, is shown that
+ * course's: a class's students were added to it, or joined it elsewhere.
+ */
+export function knowCourses() {
+  return myCourses().then((courses) => {
+    if (!appState.state.me) return;
+    appState.set({ courses });
+    const own = courses.find((course) => course.slug !== DEFAULT_COURSE && course.role !== null);
+    if (rememberedCourse() === null && own && appState.state.course === null) switchCourse(own.slug);
+  }).catch(() => {});
+}
+
+/** Shows `slug`'s map (null: the default course's), remembered for the next visit. */
+export async function switchCourse(slug) {
+  const wanted = slug === DEFAULT_COURSE ? null : slug;
+  if (wanted === appState.state.course) { chooseCourse(wanted); return; }
+  live.stop();
+  sessionAnswer = null;
+  showCourseNotice('');
+  chooseCourse(wanted);
+  appState.set({ loaded: false, latest: [], shown: [] });
+  await waitingPosts.refresh();
+  // A course just joined or made is not in the list the switcher had.
+  if (wanted && !(appState.state.courses || []).some((course) => course.slug === wanted)) knowCourses();
+  await load();
+  if (appState.state.me) live.start();
+}
+
+// What a login or sign-up goes on to instead of the map (joining a course by its link).
+let afterLogin = null;
+
+/** Makes the next login or sign-up run `next()` instead of showing the map (null: the map again). */
+export function onNextLogin(next) {
+  afterLogin = next;
+}
+
 /** After the login or sign-up form: the caller's profile, then the map. */
 export async function loggedIn() {
   sessionAnswer = null;
   try {
-    appState.set({ me: await me() });
+    appState.set({ me: await meInACourseOfTheirs() });
   } catch (failure) {
     showMessage(byId('login-error'), errorMessage(failure));
+    return;
+  }
+  knowCourses();
+  if (afterLogin) {
+    const next = afterLogin;
+    afterLogin = null;
+    await next();
     return;
   }
   location.hash = '#/map';
@@ -71,7 +145,7 @@ export function loggedOut(reason = '') {
   sessionAnswer = null;
   live.stop();
   showMessage(byId('login-error'), reason);
-  appState.set({ me: null, loaded: false });
+  appState.set({ me: null, loaded: false, courses: null });
 }
 
 /** Handles a failure of a data call: an ended session means logging in again. */
@@ -102,6 +176,7 @@ export async function openPosts() {
  */
 export async function load({ keepView = false, quiet = false } = {}) {
   const generation = ++loads;
+  const { course } = appState.state;
   const button = byId('refresh-button');
   if (!quiet) {
     setBusy(button, true);
@@ -118,7 +193,7 @@ export async function load({ keepView = false, quiet = false } = {}) {
     trackOfflineCopies();
     performance.mark('pins-requested');
     const { pinCount } = appState.state;
-    const caller = sessionAnswer ?? me();
+    const caller = sessionAnswer ?? meInACourseOfTheirs();
     sessionAnswer = null;
     const [callerAnswer, latest, pins] = await Promise.all([
       caller, latestLocations(100), pinCount === '100' ? null : latestLocations(pinCount === 'all' ? 'all' : Number(pinCount)),
@@ -144,10 +219,23 @@ export async function load({ keepView = false, quiet = false } = {}) {
     } else {
       appState.set({ syncedAt: new Date() });
       if (!quiet || byId('status').classList.contains('error')) setStatus(summary(appState.state));
+      if (fellBack) {
+        showCourseNotice(fellBack);
+        fellBack = null;
+      }
       // The server answered: whatever waits on this device can go now.
       waitingPosts.send();
     }
   } catch (failure) {
+    // The course shown is not the caller's (any more): the default course's map instead, saying why.
+    if (failure.kind === 'course' && course !== null && generation === loads) {
+      if (appState.state.course === course) chooseCourse(null);
+      live.stop();
+      await load({ keepView });
+      live.start();
+      showCourseNotice(errorMessage(failure));
+      return;
+    }
     if (generation === loads) byId('list-loading').hidden = true;
     if (generation === loads && !quiet) failed(failure, () => load());
   } finally {

@@ -5,6 +5,10 @@ import { setUpAuthScreens, setUpResetScreen } from './auth-screens.js';
 import { chooseLanguage, onLanguageChange, rememberedLanguage, setLanguage } from './i18n.js';
 import { setUpInstallOffer } from './install-app.js';
 import { setUpLanguageSwitches } from './language-switch.js';
+import { appState } from './app-state.js';
+import { courseAtStart } from './course-choice.js';
+import { setUpCourseSwitch } from './course-switch.js';
+import { joinWaitingInvite } from './join-course.js';
 import { checkSession, loggedIn } from './loader.js';
 import { relabelPosts } from './post-views.js';
 import { relabelScreens, route, setUpNavigation } from './router.js';
@@ -16,6 +20,8 @@ import { setUpTopBar } from './top-bar.js';
 async function start() {
   setUpTheme();
   setUpInstallOffer();
+  // The map this browser showed last: the session check below asks about that course.
+  appState.set({ course: courseAtStart() });
   // Who is logged in, asked at once: the page named that answer and the catalogue beside the
   // scripts (WebClient/FirstPage.swift), so both are on their way; waiting for one before asking
   // for the other would add a round trip, half a second on a slow phone network.
@@ -32,11 +38,14 @@ async function start() {
   setUpAuthScreens(loggedIn);
   setUpResetScreen(() => resetToken(location.hash));
   setUpTopBar();
+  setUpCourseSwitch();
   setUpNavigation();
   showSignInProviders();
   const explained = explainSignInFailure();
   await session;
   await explained;
+  // Back from a provider's sign-in with an invite link waiting: join, which shows the course's map.
+  if (await joinWaitingInvite()) return;
   await route();
 }
 

@@ -3,7 +3,9 @@
 // key and the same body: a post whose answer was lost on the way back (a train entering a tunnel)
 // is written once, however often it is sent again (docs/API.md, "Idempotency keys").
 //
-// An entry: { key, account, objectId, fields: {mapString, mediaURL, latitude, longitude}, createdAt }.
+// An entry: { key, account, course, objectId, fields: {mapString, mediaURL, latitude, longitude}, createdAt }.
+// `course` is the course whose map it goes to (a slug; null, or absent in a post kept before
+// courses, for the default course): it goes there whichever map shows when it is sent.
 // `account` is the account key it belongs to (another student logging in on this device neither
 // sees nor sends it, and it is sent only once the server has said, just before, that its account
 // is the one logged in); `objectId` the pin it replaces, or null for a first pin. A post made before
@@ -54,9 +56,15 @@ export function newKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Keeps a post to send later. A student has one pin: a newer waiting post replaces an older one. */
+/** The course a waiting post goes to: a slug, or null for the default course. */
+export const courseOf = (entry) => entry.course || null;
+
+/**
+ * Keeps a post to send later. A student has one pin per course: a newer waiting post replaces an
+ * older one for the same course.
+ */
 export async function keep(entry) {
-  const older = await waiting(entry.account);
+  const older = (await waiting(entry.account)).filter((post) => courseOf(post) === courseOf(entry));
   await transact('readwrite', (store) => {
     for (const post of older) if (!inFlight.has(post.key)) store.delete(post.key);
     return store.put(entry);
@@ -64,7 +72,7 @@ export async function keep(entry) {
   changed();
 }
 
-/** The account's waiting posts, oldest first. */
+/** The account's waiting posts, for every course, oldest first. */
 export async function waiting(account) {
   const all = await transact('readonly', (store) => store.getAll());
   return (all || []).filter((entry) => entry.account === account).sort((a, b) => a.createdAt - b.createdAt);
@@ -175,7 +183,7 @@ async function sendIfStillTheirs(entry) {
     return { unsure: true };
   }
   if (account !== entry.account) return { otherAccount: true };
-  return { saved: await saveLocation(entry.objectId, entry.fields, { idempotencyKey: entry.key, signal }) };
+  return { saved: await saveLocation(entry.objectId, entry.fields, { course: courseOf(entry), idempotencyKey: entry.key, signal }) };
 }
 
 /**

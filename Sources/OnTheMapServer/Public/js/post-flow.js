@@ -64,12 +64,14 @@ export class PostFlow {
   }
 
   /**
-   * Starts the flow for the caller whose current pin is `existing` (or null). Resolves false
-   * when they decline to overwrite it, true once the form is showing.
+   * Starts the flow for the caller whose current pin in `course` (a slug, null for the default
+   * course) is `existing` (or null). Resolves false when they decline to overwrite it, true once
+   * the form is showing.
    */
-  async start(existing, account) {
+  async start(existing, account, course) {
     this.existing = existing;
     this.account = account;
+    this.course = course;
     if (existing && !(await this.confirmOverwrite(existing))) return false;
     byId('post-location').value = existing ? existing.mapString : '';
     byId('post-link').value = existing ? existing.mediaURL : '';
@@ -266,7 +268,7 @@ export class PostFlow {
     const entry = this.outboxEntry({ mapString, mediaURL: this.link, latitude, longitude });
     try {
       if (navigator.onLine === false) throw new ApiError('network', 'error.network');
-      const saved = await saveLocation(entry.objectId, entry.fields, { idempotencyKey: entry.key });
+      const saved = await saveLocation(entry.objectId, entry.fields, { course: entry.course, idempotencyKey: entry.key });
       this.finish(entry.objectId || saved.objectId);
     } catch (failure) {
       if (failure.kind === 'network' && await this.keepForLater(entry)) return;
@@ -285,7 +287,7 @@ export class PostFlow {
   /** This post as outbox.js keeps it: a new key, the student's account, the pin it replaces. */
   outboxEntry(fields) {
     const objectId = (this.existing && this.existing.objectId) || null;
-    return { key: newKey(), account: this.account, objectId, fields, createdAt: Date.now() };
+    return { key: newKey(), account: this.account, course: this.course, objectId, fields, createdAt: Date.now() };
   }
 
   /** Posts what was typed, to be sent (and its place found) when the network is back. */

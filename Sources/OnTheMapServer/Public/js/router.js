@@ -1,6 +1,9 @@
 // Which screen shows: the one the URL's hash names (routes.js), and what opening each one takes
 // (the app screen's tabs, the admin area, the post flow and the way back from it).
 import { AdminScreen } from './admin-screen.js';
+import { CourseScreen } from './course-screen.js';
+import { CoursesScreen } from './courses-screen.js';
+import { openInvite } from './join-course.js';
 import { errorMessage } from './api.js';
 import { appState } from './app-state.js';
 import { msg } from './i18n.js';
@@ -12,10 +15,12 @@ import { setStatus } from './status-line.js';
 import { withWaiting } from './waiting-posts.js';
 
 const byId = (id) => document.getElementById(id);
-const SCREENS = ['login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'reset-screen'];
+const SCREENS = ['login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'courses-screen', 'course-screen', 'reset-screen'];
 
 let postFlow = null;
 let admin = null;
+let courses = null;
+let course = null;
 // What to focus when the app screen shows next (the opener of a screen that closed).
 let focusOnReturn = null;
 
@@ -31,6 +36,9 @@ export async function route() {
   switch (target.screen) {
     case 'reset': showScreen('reset-screen'); byId('reset-password').focus(); break;
     case 'admin': await openAdmin(target.section); break;
+    case 'join': await openInvite(target); break;
+    case 'courses': await openCourses(); break;
+    case 'course': await openCourse(target.course, target.section); break;
     case 'login':
       showScreen('login-screen');
       // The page may have shown the form before its script came: whoever has started typing
@@ -76,6 +84,8 @@ export function setUpNavigation() {
 export function relabelScreens() {
   if (postFlow) postFlow.relabel();
   if (admin && !byId('admin-screen').hidden) admin.refresh();
+  if (course && !byId('course-screen').hidden) course.refresh();
+  if (courses && !byId('courses-screen').hidden) courses.draw();
 }
 
 function showScreen(id) {
@@ -122,12 +132,29 @@ async function openAdmin(section) {
   if (tab && !byId('admin-screen').contains(document.activeElement)) tab.focus();
 }
 
+/** The caller's courses and the form to start one. */
+async function openCourses() {
+  courses ??= new CoursesScreen((failure) => loggedOut(errorMessage(failure)));
+  showScreen('courses-screen');
+  if (!byId('courses-screen').contains(document.activeElement)) byId('courses-title').focus({ preventScroll: true });
+  await courses.show();
+}
+
+/** A course's page, for its instructors; anyone else is sent back to their courses. */
+async function openCourse(slug, section) {
+  course ??= new CourseScreen((failure) => (failure.kind === 'session' ? loggedOut(errorMessage(failure)) : location.replace('#/courses')));
+  showScreen('course-screen');
+  await course.show(slug, section);
+  const tab = document.querySelector('#course-screen [role="tab"][aria-selected="true"]');
+  if (tab && !byId('course-screen').contains(document.activeElement)) tab.focus();
+}
+
 async function openPostFlow() {
   const previous = byId('app-screen').hidden ? null : document.activeElement;
   const { PostFlow } = await mapCode(); // the post flow's code arrives with the map's
   postFlow ??= new PostFlow(postFinished, loggedOut);
   const { me } = appState.state;
-  const started = await postFlow.start(me.location, me.account.key);
+  const started = await postFlow.start(me.location, me.account.key, appState.state.course);
   if (!started) {
     location.replace('#/map');
     if (previous) previous.focus();

@@ -5,7 +5,7 @@ import { errorMessage } from './api.js';
 import { appState } from './app-state.js';
 import { el } from './dom.js';
 import { msg, t } from './i18n.js';
-import { cancel, isSending, onOutboxChange, sendWaiting, waiting as waitingOf } from './outbox.js';
+import { cancel, courseOf, isSending, onOutboxChange, sendWaiting, waiting as waitingOf } from './outbox.js';
 import { setStatus } from './status-line.js';
 
 // While a post waits, sending is tried again this often (and at once when the browser says it is
@@ -67,10 +67,13 @@ const loggedInAccount = () => appState.state.me && appState.state.me.account.key
 export class WaitingPosts {
   constructor({ render, reload }) {
     this.hooks = { render, reload };
+    // How many of the student's posts wait, for every course (the state's `waiting` holds the
+    // shown course's): one kept for another course is sent too.
+    this.count = 0;
     onOutboxChange(() => this.refresh().then(() => this.hooks.render()));
     window.addEventListener('online', () => this.send());
     document.addEventListener('visibilitychange', () => { if (!document.hidden) this.send(); });
-    setInterval(() => { if (appState.state.waiting.length > 0) this.send(); }, RETRY_MS);
+    setInterval(() => { if (this.count > 0) this.send(); }, RETRY_MS);
     // Cancel, in a waiting post's row or popup.
     document.addEventListener('click', (event) => {
       const button = event.target.closest('[data-cancel-waiting]');
@@ -82,7 +85,10 @@ export class WaitingPosts {
     });
   }
 
-  /** Reads the waiting posts of whoever is logged in (none when no one is, or storage is refused). */
+  /**
+   * Reads the waiting posts of whoever is logged in (none when no one is, or storage is refused);
+   * the state keeps those for the course shown.
+   */
   async refresh() {
     const account = loggedInAccount();
     let posts;
@@ -91,14 +97,16 @@ export class WaitingPosts {
     } catch {
       posts = [];
     }
-    appState.set({ waiting: posts });
-    return posts;
+    this.count = posts.length;
+    const shown = posts.filter((entry) => courseOf(entry) === appState.state.course);
+    appState.set({ waiting: shown });
+    return shown;
   }
 
   /** Sends what waits, if anything does and someone is logged in. */
   async send() {
     const account = loggedInAccount();
-    if (!account || appState.state.waiting.length === 0) return;
+    if (!account || this.count === 0) return;
     await sendWaiting(account, {
       onSent: () => {
         setStatus(msg('outbox.sent'));

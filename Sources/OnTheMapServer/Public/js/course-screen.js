@@ -1,0 +1,231 @@
+// A course's page for its instructors (#/course/{slug}/roster, …/invite, …/settings): who is in
+// the class and who has posted, adding a class list, the invite link with its QR code, and the
+// course's settings, export and deletion. The server decides who may (CourseAccess): anyone else
+// is told so, and nothing changes.
+import { errorMessage } from './api.js';
+import { courseApi } from './course-api.js';
+import { el, isBusy, setBusy } from './dom.js';
+import { formatDate, msg, setText, t } from './i18n.js';
+import { knowCourses } from './loader.js';
+import { displayName } from './people.js';
+import { qrCode } from './qr-code.js';
+
+const byId = (id) => document.getElementById(id);
+export const courseSections = ['roster', 'invite', 'settings'];
+
+const when = (iso) => formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric' });
+
+export class CourseScreen {
+  /** `onFailure(failure)`: an ended session, or a course that is not the caller's to manage. */
+  constructor(onFailure) {
+    this.onFailure = onFailure;
+    this.slug = null;
+    this.section = 'roster';
+    for (const section of courseSections) {
+      byId(`course-tab-${section}`).addEventListener('click', () => { location.hash = `#/course/${this.slug}/${section}`; });
+    }
+    byId('course-screen').querySelector('.tablist').addEventListener('keydown', (event) => {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      event.preventDefault();
+      const step = event.key === 'ArrowRight' ? 1 : courseSections.length - 1;
+      const next = courseSections[(courseSections.indexOf(this.section) + step) % courseSections.length];
+      location.hash = `#/course/${this.slug}/${next}`;
+      byId(`course-tab-${next}`).focus();
+    });
+  }
+
+  async show(slug, section) {
+    if (slug !== this.slug) this.say('');
+    this.slug = slug;
+    this.section = courseSections.includes(section) ? section : 'roster';
+    for (const name of courseSections) {
+      const tab = byId(`course-tab-${name}`);
+      tab.setAttribute('aria-selected', String(name === this.section));
+      tab.tabIndex = name === this.section ? 0 : -1;
+    }
+    await this.refresh();
+  }
+
+  async refresh() {
+    const content = byId('course-content');
+    content.setAttribute('aria-busy', 'true');
+    try {
+      this.course = await courseApi.show(this.slug);
+      byId('course-screen-title').textContent = this.course.title;
+      const render = { roster: () => this.roster(), invite: () => this.invite(), settings: () => this.settings() }[this.section];
+      content.replaceChildren(...await render());
+      content.dataset.section = this.section;
+    } catch (failure) {
+      this.say(errorMessage(failure), true);
+      content.replaceChildren();
+      if (failure.kind === 'session' || failure.kind === 'course') this.onFailure(failure);
+    } finally {
+      content.removeAttribute('aria-busy');
+    }
+  }
+
+  say(message, error = false) {
+    const status = byId('course-status');
+    status.classList.toggle('error', error);
+    setText(status, message);
+  }
+
+  /** A button that runs `work()`, says `done` (a Message, or a function of the answer) and redraws. */
+  action(label, work, { done, confirm = null, danger = false, primary = false } = {}) {
+    const button = el('button', { type: 'button', class: `button small${danger ? ' danger' : ''}${primary ? ' primary' : ''}` }, t(label));
+    let armed = false;
+    button.addEventListener('click', async () => {
+      if (isBusy(button)) return;
+      if (confirm && !armed) {
+        armed = true;
+        button.textContent = t(confirm);
+        setTimeout(() => { armed = false; if (button.isConnected) button.textContent = t(label); }, 5000);
+        return;
+      }
+      setBusy(button, true);
+      try {
+        const result = await work();
+        this.say(typeof done === 'function' ? done(result) : done);
+        await this.refresh();
+      } catch (failure) {
+        this.say(errorMessage(failure), true);
+        if (failure.kind === 'session') this.onFailure(failure);
+      } finally {
+        setBusy(button, false);
+      }
+    });
+    return button;
+  }
+
+  async roster() {
+    const { results: members, waiting } = await courseApi.roster(this.slug);
+    const students = members.filter((member) => member.role === 'student');
+    const posted = students.filter((member) => member.location).length;
+    const summary = el('p', { class: 'admin-meta', id: 'roster-summary' }, t('course.roster.summary', { posted, count: students.length }));
+    const rows = members.map((member) => {
+      const name = displayName(member);
+      const pin = member.location;
+      return el('li', { class: 'admin-item', 'data-key': member.key, 'data-posted': String(Boolean(pin)) },
+        el('div', { class: 'admin-pin' }, el('strong', {}, name), ` · ${member.email}`,
+          member.role === 'instructor' ? el('span', { class: 'badge' }, t('courses.instructor')) : null),
+        el('p', { class: 'admin-meta' }, pin ? t('course.roster.posted', { place: pin.mapString, when: when(pin.updatedAt) }) : t('course.roster.notPosted')),
+        el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, member.key),
+          { done: msg('course.roster.removed', { name }), confirm: 'course.roster.confirmRemove', danger: true })));
+    });
+    const pending = waiting.map((entry) => el('li', { class: 'admin-item', 'data-email': entry.email },
+      el('div', { class: 'admin-pin' }, entry.email), el('p', { class: 'admin-meta' }, t('course.roster.waiting')),
+      el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, entry.email),
+        { done: msg('course.roster.removed', { name: entry.email }), confirm: 'course.roster.confirmRemove', danger: true }))));
+    return [summary, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
+  }
+
+  addForm() {
+    const list = el('textarea', { id: 'class-list', rows: 5, 'aria-describedby': 'class-list-hint' });
+    const add = el('button', { type: 'submit', class: 'button small primary' }, t('course.roster.addButton'));
+    const form = el('form', { class: 'admin-item course-add', novalidate: true },
+      el('h2', { class: 'section-heading' }, t('course.roster.add')),
+      el('label', { for: 'class-list' }, t('course.roster.addLabel')),
+      el('p', { class: 'hint', id: 'class-list-hint' }, t('course.roster.addHint')), list, el('div', { class: 'course-actions' }, add));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (isBusy(add)) return;
+      setBusy(add, true);
+      try {
+        const answer = await courseApi.add(this.slug, list.value);
+        this.say(msg('course.roster.added', { added: answer.added.length, waiting: answer.waiting.length, members: answer.alreadyMembers.length }));
+        await this.refresh();
+      } catch (failure) {
+        this.say(errorMessage(failure), true);
+      } finally {
+        setBusy(add, false);
+      }
+    });
+    return form;
+  }
+
+  async invite() {
+    const { invite } = this.course;
+    const link = new URL(invite.url, location.href).href;
+    if (!invite.enabled) {
+      return [el('p', { class: 'notice' }, t('course.invite.off')),
+        el('div', { class: 'course-actions' }, this.action('course.invite.turnOn', () => courseApi.setInvite(this.slug, { enabled: true }),
+          { done: msg('course.invite.on'), primary: true }))];
+    }
+    const copy = el('button', { type: 'button', class: 'button small' }, t('course.invite.copy'));
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        this.say(msg('course.invite.copied'));
+      } catch {
+        byId('invite-link').select();
+      }
+    });
+    const code = await qrCode(link, t('course.invite.qr'));
+    return [
+      el('p', {}, t('course.invite.text')),
+      el('label', { for: 'invite-link' }, t('course.invite.label')),
+      el('input', { id: 'invite-link', readonly: true, value: link, translate: 'no', dir: 'ltr' }),
+      el('div', { class: 'course-actions' }, copy,
+        this.action('course.invite.renew', () => courseApi.setInvite(this.slug, { new: true }),
+          { done: msg('course.invite.renewed'), confirm: 'course.invite.confirmRenew' }),
+        this.action('course.invite.turnOff', () => courseApi.setInvite(this.slug, { enabled: false }), { done: msg('course.invite.isOff') })),
+      code ? el('figure', { class: 'invite-qr' }, code) : el('p', { class: 'admin-meta' }, t('course.invite.noQr')),
+    ];
+  }
+
+  async settings() {
+    const course = this.course;
+    const choice = (name, value, key) => el('label', { class: 'candidate' },
+      el('input', { type: 'radio', name, value, checked: course[name] === value }), ' ', el('span', {}, t(key)));
+    const form = el('form', { class: 'admin-item', id: 'course-settings', novalidate: true },
+      el('div', { class: 'field' }, el('label', { for: 'settings-title' }, t('courses.newTitle')),
+        el('input', { id: 'settings-title', name: 'title', maxlength: 120, value: course.title, required: true })),
+      el('fieldset', { class: 'candidates' }, el('legend', {}, t('course.visibility')),
+        choice('visibility', 'members', 'course.visibility.members'), choice('visibility', 'link', 'course.visibility.link')),
+      el('fieldset', { class: 'candidates' }, el('legend', {}, t('course.names')),
+        choice('namesShown', 'full', 'course.names.full'), choice('namesShown', 'initials', 'course.names.initials')),
+      el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'archived', checked: course.archived }), ' ', t('course.archive')),
+      el('div', { class: 'course-actions' }, el('button', { type: 'submit', class: 'button small primary' }, t('course.save'))));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      try {
+        await courseApi.change(this.slug, {
+          title: String(data.get('title')).trim(), visibility: data.get('visibility'), namesShown: data.get('namesShown'), archived: data.get('archived') === 'on',
+        });
+        this.say(msg('course.saved'));
+        knowCourses();
+        await this.refresh();
+      } catch (failure) {
+        this.say(errorMessage(failure), true);
+      }
+    });
+    const exports = el('p', { class: 'admin-export' }, t('course.export'), ' ',
+      el('a', { href: courseApi.exportURL(this.slug, 'geojson'), download: true, translate: 'no' }, 'GeoJSON'), ' · ',
+      el('a', { href: courseApi.exportURL(this.slug, 'csv'), download: true, translate: 'no' }, 'CSV'));
+    return [form, exports, this.deleteForm()];
+  }
+
+  deleteForm() {
+    const input = el('input', { id: 'delete-confirm', autocomplete: 'off', spellcheck: 'false', translate: 'no' });
+    const button = el('button', { type: 'submit', class: 'button small danger' }, t('course.delete'));
+    const form = el('form', { class: 'admin-item', novalidate: true },
+      el('label', { for: 'delete-confirm' }, t('course.deleteLabel', { slug: this.slug })), input, el('div', { class: 'course-actions' }, button));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (isBusy(button)) return;
+      setBusy(button, true);
+      try {
+        await courseApi.delete(this.slug, input.value.trim());
+        await knowCourses();
+        location.hash = '#/courses';
+        byId('courses-status').textContent = t('course.deleted', { course: this.course.title });
+      } catch (failure) {
+        this.say(errorMessage(failure), true);
+      } finally {
+        setBusy(button, false);
+      }
+    });
+    return form;
+  }
+}

@@ -1,0 +1,146 @@
+"""Courses in the browser: an instructor starts a course from the Courses page, turns its invite
+link on and shows its QR code; a student who follows the link, logged out, is asked to sign up and
+lands on the course's map, joined; the top bar switches between their maps and the choice is
+remembered; the instructor's class list shows who has posted; a post goes to the course shown; a
+student's removal sends them back to the map they can see. axe checks the new screens, in light
+and dark."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from browser_case import BrowserTest, PASSWORD
+
+
+class Courses(BrowserTest):
+    own_server = True
+    teacher = "course.teacher@example.com"
+    student = "course.student@example.com"
+
+    def course_status(self, containing):
+        return self.wait.until(lambda d: containing in d.find_element(By.ID, "course-status").text)
+
+    def course_notice(self, containing):
+        return self.wait.until(lambda d: containing in d.find_element(By.ID, "course-notice").text)
+
+    def test_1_an_instructor_starts_a_course_and_turns_its_invite_link_on(self):
+        self.sign_up_and_log_in("Tess", "Teacher", self.teacher)
+        self.visible("courses-link").click()
+        self.visible("courses-screen")
+        self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#courses-list [data-course='default']"))
+        self.axe("courses")
+        self.type_into("course-title", "Géo 101, Spring!")
+        self.assertEqual(self.by_id("course-slug").get_attribute("value"), "geo-101-spring", "the address is suggested from the title")
+        self.type_into("course-slug", "Bad Slug")
+        self.by_id("course-create").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "course-slug-error").is_displayed())
+        self.assertEqual(self.by_id("course-slug").get_attribute("aria-invalid"), "true")
+        self.type_into("course-slug", "geo101")
+        self.by_id("course-create").click()
+
+        # The new course's invite page: the link is off until its instructor turns it on.
+        self.wait.until(lambda d: d.current_url.endswith("#/course/geo101/invite"))
+        self.wait.until(lambda d: "Géo 101, Spring!" in d.find_element(By.ID, "course-screen-title").text)
+        turn_on = self.wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#course-content button")
+                                                  if b.text == "Turn the link on"), None))
+        turn_on.click()
+        self.course_status("students can join")
+        link = self.visible("invite-link").get_attribute("value")
+        self.assertRegex(link, r"^http://127\.0\.0\.1:\d+/c/geo101/join/[A-Za-z0-9_-]{22}$")
+        qr = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#course-content svg.qr-code"))
+        self.assertEqual(qr.get_attribute("aria-label"), "QR code of the invite link")
+        self.assertGreater(qr.size["width"], 150, "big enough for a projector's camera distance")
+        self.axe("course invite")
+        type(self).invite = link
+
+    def test_2_a_new_student_follows_the_link_signs_up_and_lands_on_the_course_map(self):
+        self.driver.delete_all_cookies()
+        self.driver.get(self.invite)
+        self.login_ready()
+        notice = self.visible("login-join-notice")
+        self.assertIn("geo101", notice.text)
+        self.visible("signup-link").click()
+        self.assertIn("geo101", self.visible("signup-join-notice").text)
+        self.type_into("signup-first", "Sam")
+        self.type_into("signup-last", "Student")
+        self.type_into("signup-email", self.student)
+        self.type_into("signup-password", PASSWORD)
+        self.by_id("signup-button").click()
+        self.wait_for_map()
+        self.course_notice("You joined Géo 101, Spring!")
+        select = Select(self.visible("course-select"))
+        self.assertEqual(select.first_selected_option.text, "Géo 101, Spring!")
+        self.assertEqual({option.get_attribute("value") for option in select.options}, {"default", "geo101"})
+        self.assertEqual(self.driver.get_cookie("onthemap-course")["value"], "geo101")
+
+    def test_3_a_post_goes_to_the_course_shown_and_the_switch_is_remembered(self):
+        token = self.server.sign_up("Dee", "Fault", "dee.fault@example.com")
+        self.server.post_location(token, "Oslo, Norway", "https://example.org/oslo", 59.91, 10.75)
+        # The student posts on the course's map, through the API at the course's path.
+        status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": self.student, "password": PASSWORD}})
+        self.assertEqual(status, 200)
+        session = body["session"]["id"]
+        status, _ = self.server.call("POST", "/c/geo101/v1/StudentLocation", {
+            "mapString": "Quito, Ecuador", "mediaURL": "https://example.org/quito", "latitude": -0.18, "longitude": -78.47}, session)
+        self.assertEqual(status, 200)
+        self.driver.refresh()
+        self.wait_for_map()
+        self.wait.until(lambda d: d.find_element(By.ID, "map").get_attribute("data-pins") == "1")
+        self.visible("tab-list").click()
+        self.wait.until(lambda d: "Quito" in d.find_element(By.ID, "post-list").text)
+        self.assertNotIn("Oslo", self.by_id("post-list").text, "the default course's posts stay on its own map")
+
+        Select(self.visible("course-select")).select_by_value("default")
+        self.wait.until(lambda d: "Oslo" in d.find_element(By.ID, "post-list").text)
+        self.assertNotIn("Quito", self.by_id("post-list").text)
+        self.driver.refresh()
+        self.wait_for_map()
+        self.assertEqual(Select(self.visible("course-select")).first_selected_option.get_attribute("value"), "default")
+        Select(self.visible("course-select")).select_by_value("geo101")
+        self.wait.until(lambda d: "Quito" in d.find_element(By.ID, "post-list").text)
+
+    def test_4_the_instructor_sees_who_has_posted_and_adds_a_class_list(self):
+        self.driver.delete_all_cookies()
+        self.open_app()
+        self.log_in(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/roster")
+        self.wait.until(lambda d: d.find_element(By.ID, "course-content").get_attribute("data-section") == "roster")
+        self.wait.until(lambda d: "1 of 1 student has posted." in d.find_element(By.ID, "roster-summary").text)
+        row = self.driver.find_element(By.CSS_SELECTOR, "#course-content [data-posted='true']")
+        self.assertIn("Sam Student", row.text)
+        self.assertIn("Quito, Ecuador", row.text)
+        self.type_into("class-list", "Ann Other <ann.other@example.com>\nnot an email line")
+        next(b for b in self.driver.find_elements(By.CSS_SELECTOR, "#course-content button") if b.text == "Add").click()
+        self.course_status("Joining when they sign up: 1")
+        self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#course-content [data-email='ann.other@example.com']"))
+        self.axe("course roster")
+
+    def test_5_in_dark_mode_the_course_pages_pass_axe(self):
+        self.emulate_color_scheme("dark")
+        try:
+            self.driver.get(self.server.base + "/#/course/geo101/settings")
+            self.wait.until(lambda d: d.find_element(By.ID, "course-content").get_attribute("data-section") == "settings")
+            self.axe("course settings, dark")
+            self.driver.get(self.server.base + "/#/course/geo101/invite")
+            self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#course-content svg.qr-code"))
+            self.axe("course invite, dark")
+        finally:
+            self.emulate_color_scheme("light")
+
+    def test_6_a_removed_student_is_shown_the_map_they_can_see(self):
+        status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": self.teacher, "password": PASSWORD}})
+        self.assertEqual(status, 200, body)
+        teacher = body["session"]["id"]
+        status, roster = self.server.call("GET", "/c/geo101/v1/course/members", token=teacher)
+        student_key = next(member["key"] for member in roster["results"] if member["email"] == self.student)
+        self.assertEqual(self.server.call("DELETE", f"/c/geo101/v1/course/members/{student_key}", token=teacher)[0], 200)
+        # A new visit on a browser that last showed the course's map.
+        self.driver.delete_all_cookies()
+        self.open_app()
+        self.driver.add_cookie({"name": "onthemap-course", "value": "geo101", "path": "/"})
+        self.driver.refresh()
+        self.log_in(self.student)
+        self.wait_for_map()
+        self.course_notice("You are not in this course")
+        self.assertEqual(self.driver.get_cookie("onthemap-course")["value"], "default")
+        self.visible("tab-list").click()
+        self.wait.until(lambda d: "Oslo" in d.find_element(By.ID, "post-list").text)
