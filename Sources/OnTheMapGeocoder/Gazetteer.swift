@@ -22,10 +22,12 @@ public final class Gazetteer: Sendable {
     let cityGrid: CityGrid
     /// The words around a place that are not the place (reader.tsv).
     let reader: ContextReader
+    /// Each city's IANA time zone.
+    let timeZones: CityTimeZones
 
     init(features: [GeoFeature], names: NameIndex, typos: TypoIndex, countryByCode: [String: Int], regionByCode: [String: Int],
          bounds: [Int: GeoBounds], postcodes: PostcodeTable, stopwords: Set<[UInt8]>, aliases: [(alias: String, feature: Int)],
-         reader: ContextReader) {
+         reader: ContextReader, timeZones: CityTimeZones) {
         self.features = features
         self.names = names
         self.typos = typos
@@ -37,6 +39,7 @@ public final class Gazetteer: Sendable {
         self.aliases = aliases
         self.cityGrid = CityGrid(features)
         self.reader = reader
+        self.timeZones = timeZones
     }
 
     /// The data shipped with the module.

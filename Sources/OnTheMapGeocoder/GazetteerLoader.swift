@@ -21,6 +21,8 @@ struct GazetteerLoader {
     private var bounds: [Int: GeoBounds] = [:]
     private var placeByGeonameID: [Int: Int] = [:]
     private var aliases: [(alias: String, feature: Int)] = []
+    private var timeZoneIdentifiers: [String] = []
+    private var timeZoneOfFeature: [UInt16] = []
     private var scratch: [UInt8] = []
 
     init(directory: URL) { self.directory = directory }
@@ -38,9 +40,10 @@ struct GazetteerLoader {
         // Read once the name index is built: its sort is the load's peak, and the postcode file's
         // buffer then reuses memory the sort freed.
         let postcodes = try readPostcodes()
+        let timeZones = CityTimeZones(identifiers: timeZoneIdentifiers, zoneOfFeature: timeZoneOfFeature)
         return Gazetteer(features: features, names: built.names, typos: built.typos, countryByCode: countryByCode,
                          regionByCode: regionByCode, bounds: bounds, postcodes: postcodes, stopwords: stopwords,
-                         aliases: aliases, reader: reader)
+                         aliases: aliases, reader: reader, timeZones: timeZones)
     }
 
     /// country, name, latitude, longitude, population, other names, box.
@@ -78,16 +81,30 @@ struct GazetteerLoader {
         }
     }
 
-    /// geonameid, name, latitude, longitude, country, admin1 code, population, alternate names.
+    /// geonameid, name, latitude, longitude, country, admin1 code, population, alternate names, time
+    /// zone (a line of timezones.txt, counted from 0, or empty).
     private mutating func readPlaces() throws {
-        try forEachRow(of: "places.tsv.gz", columns: 8) { row in
+        timeZoneIdentifiers = try lines(of: "timezones.txt").map(String.init)
+        // Countries and regions, read first, have no zone of their own.
+        timeZoneOfFeature = Array(repeating: CityTimeZones.none, count: features.count)
+        try forEachRow(of: "places.tsv.gz", columns: 9) { row in
             let index = add(GeoFeature(kind: .city, name: row.string(1), latitude: row.double(2), longitude: row.double(3),
                                        countryCode: row.string(4), admin1Code: row.string(5), population: row.int(6)), name: row.bytes(1))
             placeByGeonameID[row.int(0)] = index
             row.forEachItem(7) { alternate in
                 if Self.isUsableAlternate(alternate) { addName(alternate, feature: index, match: .alternate) }
             }
+            timeZoneOfFeature.append(try row.bytes(8).isEmpty ? CityTimeZones.none : timeZone(row.int(8)))
         }
+    }
+
+    /// A place's zone number, checked against timezones.txt: a number past its end means the two
+    /// files are not of one build.
+    private func timeZone(_ number: Int) throws -> UInt16 {
+        guard timeZoneIdentifiers.indices.contains(number), number < CityTimeZones.none else {
+            throw LoadError(file: "places.tsv.gz", reason: "time zone \(number) is not in timezones.txt (\(timeZoneIdentifiers.count) zones)")
+        }
+        return UInt16(number)
     }
 
     /// name, other names, country, admin1 code, latitude, longitude, box, population, source: every
