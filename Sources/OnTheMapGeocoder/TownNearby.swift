@@ -31,8 +31,8 @@ extension Geocoder {
     }
 
     /// The nearest town of 15,000 or more within 40 km, and the nearest place, among the cities
-    /// within the spans.
-    private func nearestTowns(_ latitude: Double, _ longitude: Double, latitudeSpan: Double, longitudeSpan: Double)
+    /// within the spans (`timeZone(near:)` reads the nearest place's zone).
+    func nearestTowns(_ latitude: Double, _ longitude: Double, latitudeSpan: Double, longitudeSpan: Double)
         -> (large: (distance: Double, feature: Int)?, any: (distance: Double, feature: Int)?) {
         var nearestLarge: (distance: Double, feature: Int)?
         var nearest: (distance: Double, feature: Int)?
