@@ -9,7 +9,7 @@ import Testing
 /// changes the settings; nobody else may, and each refusal changes nothing.
 @Suite struct CourseAPITests {
     @Test func anInstructorMakesACourseAndAStudentJoinsItByTheLink() async throws {
-        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }) { server in
+        try await TestServer.run(configure: { $0.publicURL = PublicURL("https://map.example.org") }, geocoder: await TestServer.loadedGeocoder) { server in
             let teacher = try await server.signUp(email: "teacher@example.com"), student = try await server.signUp(email: "student@example.com")
             let created = try await server.send(.post, "/v1/courses", body: #"{"slug": "cs101", "title": " CS 101 "}"#, headers: teacher.bearerHeader)
             #expect(created.status == .created)
@@ -40,6 +40,9 @@ import Testing
             #expect(members.map { $0["email"] as? String } == ["teacher@example.com", "student@example.com"])
             #expect((members[1]["location"] as? [String: Any])?["mapString"] as? String == "Quito")
             #expect(members[0]["location"] is NSNull)
+            // Each pin's time zone, from its place (the geocoder's nearest town), for the course page's hours.
+            #expect(members[1]["timeZone"] as? String == "America/Los_Angeles", "posted at 47.6, -122.3")
+            #expect(members[0]["timeZone"] is NSNull, "no pin, no time zone")
 
             let mine = try await server.send(.get, "/v1/courses", headers: student.bearerHeader)
             #expect((try mine.object()["results"] as? [[String: Any]])?.map { $0["slug"] as? String } == ["default", "cs101"])

@@ -17,7 +17,7 @@ import OnTheMapModel
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        for file in ["index.html", "sw.js", "app.css"] {
+        for file in ["index.html", "embed.html", "sw.js", "app.css"] {
             try write(file, try String(contentsOf: real.appendingPathComponent(file), encoding: .utf8))
         }
         let modules = [

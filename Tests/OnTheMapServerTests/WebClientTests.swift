@@ -59,6 +59,28 @@ import Testing
         }
     }
 
+    @Test func aCoursesEmbeddableMapAloneMayBeFramed() async throws {
+        try await TestServer.run { server in
+            let embed = try await server.send(.get, "/c/cs101/embed")
+            #expect(embed.status == .ok)
+            #expect(embed.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(embed.text.contains("/js/embed.js"))
+            let policy = try #require(embed.headers[.contentSecurityPolicy])
+            #expect(policy.contains("frame-ancestors *"))
+            #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
+            #expect(embed.headers[.xFrameOptions] == nil)
+            #expect(embed.headers[.xContentTypeOptions] == "nosniff")
+            // Every other page, the course's own paths among them, still refuses every frame.
+            for path in ["/", "/c/cs101/v1/StudentLocation", "/c/cs101/embed/x", "/embed.html", "/c/CS101/embed"] {
+                let response = try await server.send(.get, path)
+                #expect(response.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true, "\(path)")
+                #expect(response.headers[.xFrameOptions] == "DENY", "\(path)")
+            }
+            #expect(try await server.send(.get, "/embed.html").status == .notFound, "served only at a course's path")
+            #expect(try await server.send(.get, "/c/CS101/embed").status == .notFound)
+        }
+    }
+
     @Test func gzipIsSentOnlyWhenAccepted() async throws {
         try await TestServer.run { server in
             let plain = try await server.send(.get, "/basemap/world.json")

@@ -47,6 +47,9 @@ struct RosterBody: Encodable {
         let role: String
         let joinedAt: String
         let location: Nullable<AdminPinBody>
+        /// The IANA time zone of the pin's place (its nearest town's); null without a pin, or one
+        /// far from any town.
+        let timeZone: Nullable<String>
     }
 
     struct WaitingBody: Encodable {
@@ -58,11 +61,12 @@ struct RosterBody: Encodable {
     let results: [MemberBody]
     let waiting: [WaitingBody]
 
-    init(_ members: [CourseMember], waiting: [PendingMember]) {
+    init(_ members: [CourseMember], waiting: [PendingMember], timeZone: (OwnedLocation) -> String?) {
         results = members.map {
             MemberBody(
                 key: $0.account.key, email: $0.account.email, firstName: $0.account.firstName, lastName: $0.account.lastName, role: $0.role.rawValue,
-                joinedAt: WireTime.formatMillis($0.joinedAt), location: Nullable($0.pin.map(AdminPinBody.init)))
+                joinedAt: WireTime.formatMillis($0.joinedAt), location: Nullable($0.pin.map(AdminPinBody.init)),
+                timeZone: Nullable($0.pin.flatMap(timeZone)))
         }
         self.waiting = waiting.map { WaitingBody(email: $0.email, role: $0.role.rawValue, addedAt: WireTime.formatMillis($0.addedAt)) }
     }

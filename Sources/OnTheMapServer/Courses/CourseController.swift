@@ -1,5 +1,6 @@
 import Hummingbird
 import OnTheMapModel
+import OnTheMapGeocoder
 import OnTheMapStore
 
 /// A course's own operations (docs/API.md, "Courses"): `/v1/course…` under each course's path
@@ -8,6 +9,8 @@ import OnTheMapStore
 struct CourseController: Sendable {
     let service: CourseService
     let store: any CourseStore
+    /// Gives each member's pin its time zone in the roster (none while it loads).
+    let geocoder: GeocoderState
     /// Invite links are absolute from `--public-url`, else paths.
     let publicURL: PublicURL?
 
@@ -74,7 +77,11 @@ struct CourseController: Sendable {
 
     @Sendable func members(_ request: Request, context: AppRequestContext) async throws -> Response {
         let course = try await self.course(context)
-        return try JSONResponse.make(RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course)))
+        let timeZone: @Sendable (OwnedLocation) -> String? = { [geocoder] pin in
+            guard case .ready(let geocoder) = geocoder.current else { return nil }
+            return geocoder.timeZone(near: pin.location.latitude, pin.location.longitude)
+        }
+        return try JSONResponse.make(RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course), timeZone: timeZone))
     }
 
     /// `{list, role}`: a class list as pasted (one student a line, any layout holding their email).

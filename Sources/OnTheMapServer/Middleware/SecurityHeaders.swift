@@ -3,7 +3,9 @@ import Hummingbird
 
 /// Headers every response carries: no MIME sniffing, no referrer leaks, no framing, the
 /// Content-Security-Policy the web client runs under, and HSTS when the public URL is https. Added
-/// by `AnswerFinish` on every road.
+/// by `AnswerFinish` on every road. The one answer meant to be framed (a course's embeddable map,
+/// `WebController.embedPattern`) sets its own policy, whose `frame-ancestors` allows it: that answer
+/// keeps it and gets no `X-Frame-Options`.
 struct SecurityHeaders: Sendable {
     let fields: HTTPFields
 
@@ -20,7 +22,11 @@ struct SecurityHeaders: Sendable {
     }
 
     func apply(to headers: inout HTTPFields) {
-        for field in fields { headers[field.name] = field.value }
+        let ownPolicy = headers[.contentSecurityPolicy] != nil
+        for field in fields {
+            if ownPolicy, field.name == .contentSecurityPolicy || field.name == .xFrameOptions { continue }
+            headers[field.name] = field.value
+        }
     }
 }
 

@@ -1,9 +1,10 @@
 /// The Content-Security-Policy every response carries: scripts, styles and data only from this
 /// origin (no inline code, no `eval`; the one inline style is the page's own, named by its digest),
 /// no plugins, no framing, and images from tiles the operator chose. The web client is written to
-/// run under it; its browser tests fail on any violation.
+/// run under it; its browser tests fail on any violation. A course's embeddable map is the same
+/// but for `frameAncestors`: any page may frame it.
 enum ContentSecurityPolicy {
-    static func header(tiles: TileSource?, styleDigests: [String] = []) -> String {
+    static func header(tiles: TileSource?, styleDigests: [String] = [], frameAncestors: String = "'none'") -> String {
         let images = ["'self'"] + (tiles.map { [$0.contentSecuritySource] } ?? [])
         let styles = ["'self'"] + styleDigests.map { "'\($0)'" }
         return [
@@ -15,7 +16,7 @@ enum ContentSecurityPolicy {
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
-            "frame-ancestors 'none'",
+            "frame-ancestors \(frameAncestors)",
         ].joined(separator: "; ")
     }
 }

@@ -13,6 +13,9 @@ struct WebController: Sendable {
     let firstPage: FirstPage
     /// Why a bundle that is there is not served (it is older than the modules), for the log.
     let bundleNote: String?
+    /// A course's embeddable map (`embedPattern`), and the policy that lets any page frame it.
+    let embedPage: StaticAsset
+    let embedPolicy: String
 
     /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
     init(settings: WebClientSettings, signInProviders: [SignInProvider] = [], webRoot: URL = WebController.bundledWebRoot) throws {
@@ -31,9 +34,12 @@ struct WebController: Sendable {
         }
         let configuration = try Self.clientConfiguration(settings, signInProviders: signInProviders)
         assets["/config.json"] = try StaticAsset(bytes: configuration, contentType: StaticAsset.contentTypes["json"]!)
-        guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"], let style = assets["/app.css"] else {
-            throw StaticAssetLoader.LoadError(description: "the web client has no index.html, app.css or sw.js in \(webRoot.path)")
+        guard let page = assets.removeValue(forKey: "/index.html"), let worker = assets["/sw.js"], let style = assets["/app.css"],
+              let embed = assets.removeValue(forKey: "/embed.html") else {
+            throw StaticAssetLoader.LoadError(description: "the web client has no index.html, embed.html, app.css or sw.js in \(webRoot.path)")
         }
+        embedPage = embed
+        embedPolicy = ContentSecurityPolicy.header(tiles: settings.tiles, frameAncestors: "*")
         assets["/\(WebBundle.folder)/\(WebBundle.metafile)"] = nil
         let scripts: FirstPage.Scripts
         (scripts, bundleNote) = try Self.pageScripts(webRoot: webRoot, assets: &assets, worker: worker)
@@ -64,7 +70,7 @@ struct WebController: Sendable {
     /// Makes every gzip form now, one after another, so that the first visitors after a start do
     /// not wait for them (run in the background once the server is up).
     func precompress() async {
-        for asset in firstPage.allPages + assets.values { _ = await asset.gzipped() }
+        for asset in firstPage.allPages + [embedPage] + assets.values { _ = await asset.gzipped() }
     }
 
     /// The client's files as built into the server's resource bundle.
@@ -106,7 +112,17 @@ struct WebController: Sendable {
             }
         }
         routes.file(Self.invitePattern, exists: { _, _ in true }) { _, context in try Self.inviteAnswer(context) }
+        routes.file(Self.embedPattern, exists: { _, _ in true }) { [embedPage, embedPolicy] request, context in
+            guard context.parameters.get("course").flatMap(CourseSlug.init(rawValue:)) != nil else { throw HTTPError(.notFound) }
+            var response = await Self.response(for: embedPage, request: request)
+            response.headers[.contentSecurityPolicy] = embedPolicy
+            return response
+        }
     }
+
+    /// A course's map for other sites' pages (an `iframe` on a course page): read-only, for courses
+    /// readable by link. Its script finds the course in its address.
+    static let embedPattern = CourseMount.namedPrefix + "/embed"
 
     /// A course's invite link (`CourseInvite`), as printed and shown to instructors.
     static let invitePattern = CourseMount.namedPrefix + "/join/:token"

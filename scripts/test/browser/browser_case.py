@@ -142,6 +142,13 @@ class BrowserTest(unittest.TestCase):
         self.type_into("login-password", password)
         self.by_id("login-button").click()
 
+    def log_in_afresh(self, email, password=PASSWORD):
+        """A new visit without cookies, logged in as `email`."""
+        self.driver.delete_all_cookies()
+        self.driver.get(self.server.base + "/#/login")
+        self.driver.refresh()
+        self.log_in(email, password)
+
     def sign_up_and_log_in(self, first, last, email):
         """A new account made through the API, then logged in through the page."""
         self.server.sign_up(first, last, email)

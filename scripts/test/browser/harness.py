@@ -176,12 +176,11 @@ def solid_png(size=256, rgb=(200, 230, 201)):
             + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
 
 
-class TileServer:
-    """Answers every GET with the same map tile and counts the requests, standing in for an online
-    tile provider (there is no internet here)."""
+class OneAnswerServer:
+    """A web server on its own port (so its own origin) that answers every GET with `body`, and
+    counts the requests."""
 
-    def __init__(self):
-        tile = solid_png()
+    def __init__(self, body, content_type):
         counter = self
         self.requests = 0
 
@@ -189,10 +188,10 @@ class TileServer:
             def do_GET(self):
                 counter.requests += 1
                 self.send_response(200)
-                self.send_header("Content-Type", "image/png")
-                self.send_header("Content-Length", str(len(tile)))
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(tile)
+                self.wfile.write(body)
 
             def log_message(self, *arguments):
                 pass
@@ -203,3 +202,22 @@ class TileServer:
 
     def stop(self):
         self.httpd.shutdown()
+
+
+class TileServer(OneAnswerServer):
+    """Answers every GET with the same map tile and counts the requests, standing in for an online
+    tile provider (there is no internet here)."""
+
+    def __init__(self):
+        super().__init__(solid_png(), "image/png")
+
+
+class CoursePage(OneAnswerServer):
+    """Another site's page (its own origin) that frames `frames`, one iframe each, as a school's
+    course page would frame a course's map."""
+
+    def __init__(self, frames):
+        body = "".join(f'<iframe id="frame{index}" src="{src}" title="frame {index}" width="800" height="480"></iframe>'
+                       for index, src in enumerate(frames))
+        super().__init__(f"<!doctype html><html lang=en><head><title>A course page</title></head><body>{body}</body></html>".encode(),
+                         "text/html; charset=utf-8")

@@ -30,13 +30,6 @@ class AdminSteps:
         subprocess.run([cls.server.binary, "user", "add", "--database", cls.server.database, "--email", email,
                         "--first", first, "--last", last, "--admin"], input=f"{PASSWORD}\n".encode(), check=True, capture_output=True)
 
-    def log_in_afresh(self, email, password=PASSWORD):
-        """A new visit without cookies, logged in as `email`."""
-        self.driver.delete_all_cookies()
-        self.driver.get(self.server.base + "/#/login")
-        self.driver.refresh()
-        self.log_in(email, password)
-
     def open_section(self, section):
         self.visible(f"admin-tab-{section}").click()
         self.wait.until(lambda d: d.find_element(By.ID, "admin-content").get_attribute("data-section") == section

@@ -2,12 +2,15 @@
 link on and shows its QR code; a student who follows the link, logged out, is asked to sign up and
 lands on the course's map, joined; the top bar switches between their maps and the choice is
 remembered; the instructor's class list shows who has posted; a post goes to the course shown; a
-student's removal sends them back to the map they can see. axe checks the new screens, in light
+student's removal sends them back to the map they can see; a map made readable by link is framed
+on another site's page while the app itself refuses to be; the Hours tab shows the class by time
+zone and the hours that suit it. axe checks the new screens, in light
 and dark."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from browser_case import BrowserTest, PASSWORD
+from harness import CoursePage
 
 
 class Courses(BrowserTest):
@@ -98,9 +101,7 @@ class Courses(BrowserTest):
         self.wait.until(lambda d: "Quito" in d.find_element(By.ID, "post-list").text)
 
     def test_4_the_instructor_sees_who_has_posted_and_adds_a_class_list(self):
-        self.driver.delete_all_cookies()
-        self.open_app()
-        self.log_in(self.teacher)
+        self.log_in_afresh(self.teacher)
         self.visible("app-screen")
         self.driver.get(self.server.base + "/#/course/geo101/roster")
         self.wait.until(lambda d: d.find_element(By.ID, "course-content").get_attribute("data-section") == "roster")
@@ -144,3 +145,58 @@ class Courses(BrowserTest):
         self.assertEqual(self.driver.get_cookie("onthemap-course")["value"], "default")
         self.visible("tab-list").click()
         self.wait.until(lambda d: "Oslo" in d.find_element(By.ID, "post-list").text)
+
+    def test_7_a_map_readable_by_link_is_framed_on_a_course_page_and_the_app_is_not(self):
+        self.log_in_afresh(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/settings")
+        self.wait.until(lambda d: "Only a map readable by anyone" in d.find_element(By.ID, "course-content").text)
+        self.driver.find_element(By.CSS_SELECTOR, "#course-settings input[name=visibility][value=link]").click()
+        self.driver.find_element(By.CSS_SELECTOR, "#course-settings button[type=submit]").click()
+        self.course_status("settings are saved")
+        code = self.visible("embed-code").get_attribute("value")
+        self.assertRegex(code, r'^<iframe src="http://127\.0\.0\.1:\d+/c/geo101/embed" title="Géo 101, Spring!"')
+        self.axe("course settings with the embed code")
+
+        status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": self.teacher, "password": PASSWORD}})
+        teacher = body["session"]["id"]
+        self.assertEqual(self.server.call("POST", "/c/geo101/v1/StudentLocation", {
+            "mapString": "Lima, Peru", "mediaURL": "https://example.org/lima", "latitude": -12.05, "longitude": -77.04}, teacher)[0], 200)
+        page = CoursePage([f"{self.server.base}/c/geo101/embed", f"{self.server.base}/"])
+        try:
+            self.driver.delete_all_cookies()
+            self.driver.get(page.base)
+            self.driver.switch_to.frame("frame0")
+            self.wait.until(lambda d: d.find_element(By.ID, "map").get_attribute("data-ready") == "true")
+            self.assertEqual(self.by_id("map").get_attribute("data-pins"), "1", "the removed student's pin went with them")
+            self.assertEqual(self.by_id("embed-course").text, "Géo 101, Spring!")
+            self.assertTrue(self.by_id("embed-course").is_displayed() and self.by_id("embed-open").is_displayed(), "title and link beside the map")
+            # Kept current: another member's post arrives without a reload.
+            sam = self.server.sign_up("Ola", "Member", "ola.member@example.com")
+            roster = self.server.call("POST", "/c/geo101/v1/course/members", {"list": "ola.member@example.com"}, teacher)
+            self.assertEqual(roster[0], 200, roster)
+            self.assertEqual(self.server.call("POST", "/c/geo101/v1/StudentLocation", {
+                "mapString": "Accra, Ghana", "mediaURL": "https://example.org/accra", "latitude": 5.6, "longitude": -0.19}, sam)[0], 200)
+            self.wait.until(lambda d: d.find_element(By.ID, "map").get_attribute("data-pins") == "2")
+            self.axe("embedded map")
+            self.driver.switch_to.default_content()
+            self.driver.switch_to.frame("frame1")
+            self.assertEqual(self.driver.find_elements(By.ID, "app-screen"), [], "the app refuses to be framed")
+        finally:
+            self.driver.switch_to.default_content()
+            page.stop()
+
+    def test_8_the_hours_tab_shows_the_class_by_time_zone_and_the_hours_that_suit_it(self):
+        self.log_in_afresh(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/hours")
+        self.wait.until(lambda d: d.find_element(By.ID, "course-content").get_attribute("data-section") == "hours")
+        # The one student with a pin posted in Accra; the instructor's pin in Lima is not the class's.
+        rows = self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#class-zones tbody tr"))
+        self.assertEqual([row.get_attribute("data-zone") for row in rows], ["Africa/Accra"])
+        self.assertIn("UTC+00:00", rows[0].text)
+        windows = self.driver.find_elements(By.CSS_SELECTOR, "#class-hours li")
+        self.assertEqual(len(windows), 3)
+        self.assertTrue(all(window.text.endswith("suits 1 of 1") for window in windows), [w.text for w in windows])
+        self.assertNotIn("null", self.by_id("course-content").text)
+        self.axe("course hours")

@@ -5,10 +5,11 @@
 // (password-prompt.js) and is then made.
 import { adminApi } from './admin-api.js';
 import { errorMessage, hasPassword } from './api.js';
-import { el, isBusy, setBusy } from './dom.js';
+import { el } from './dom.js';
 import { formatDate, formatList, msg, setText, t } from './i18n.js';
 import { askForPassword } from './password-prompt.js';
 import { displayName } from './people.js';
+import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 
 const byId = (id) => document.getElementById(id);
 export const adminSections = ['reports', 'posts', 'accounts', 'log'];
@@ -45,18 +46,7 @@ export class AdminScreen {
     this.section = 'reports';
     this.search = '';
     this.hiddenOnly = false;
-    for (const section of adminSections) {
-      byId(`admin-tab-${section}`).addEventListener('click', () => { location.hash = `#/admin/${section}`; });
-    }
-    // Arrow keys move between sections (the ARIA tabs pattern, as the Map and List tabs).
-    byId('admin-screen').querySelector('.tablist').addEventListener('keydown', (event) => {
-      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-      event.preventDefault();
-      const step = event.key === 'ArrowRight' ? 1 : adminSections.length - 1;
-      const next = adminSections[(adminSections.indexOf(this.section) + step) % adminSections.length];
-      location.hash = `#/admin/${next}`;
-      byId(`admin-tab-${next}`).focus();
-    });
+    wireSectionTabs('admin-screen', 'admin', adminSections, { hashOf: (section) => `#/admin/${section}`, current: () => this.section });
     byId('admin-export-geojson').href = adminApi.exportURL('geojson');
     byId('admin-export-csv').href = adminApi.exportURL('csv');
   }
@@ -64,11 +54,7 @@ export class AdminScreen {
   /** Shows `section` and loads what it lists. */
   async show(section) {
     this.section = adminSections.includes(section) ? section : 'reports';
-    for (const name of adminSections) {
-      const tab = byId(`admin-tab-${name}`);
-      tab.setAttribute('aria-selected', String(name === this.section));
-      tab.tabIndex = name === this.section ? 0 : -1;
-    }
+    selectSectionTab('admin', adminSections, this.section);
     await this.refresh();
   }
 
@@ -102,17 +88,7 @@ export class AdminScreen {
    * deleting and disabling are not undone lightly. `label` and `confirm` are catalogue keys.
    */
   action(label, work, { done, confirm = null, danger = false } = {}) {
-    const button = el('button', { type: 'button', class: `button small${danger ? ' danger' : ''}` }, t(label));
-    let armed = false;
-    button.addEventListener('click', async () => {
-      if (isBusy(button)) return;
-      if (confirm && !armed) {
-        armed = true;
-        button.textContent = t(confirm);
-        setTimeout(() => { armed = false; if (button.isConnected) button.textContent = t(label); }, 5000);
-        return;
-      }
-      setBusy(button, true);
+    return actionButton(label, async (button) => {
       try {
         const outcome = await this.provingPassword(work, button);
         if (!outcome) return;
@@ -121,11 +97,8 @@ export class AdminScreen {
       } catch (failure) {
         this.say(errorMessage(failure), true);
         if (failure.kind === 'session') this.onFailure(failure);
-      } finally {
-        setBusy(button, false);
       }
-    });
-    return button;
+    }, { confirm, danger });
   }
 
   /**

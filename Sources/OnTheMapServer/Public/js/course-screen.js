@@ -1,6 +1,7 @@
-// A course's page for its instructors (#/course/{slug}/roster, …/invite, …/settings): who is in
-// the class and who has posted, adding a class list, the invite link with its QR code, and the
-// course's settings, export and deletion. The server decides who may (CourseAccess): anyone else
+// A course's page for its instructors (#/course/{slug}/roster, …/hours, …/invite, …/settings): who
+// is in the class and who has posted, adding a class list, the class by time zone with the hours
+// that suit it for a live session, the invite link with its QR code, and the course's settings,
+// export, embed code and deletion. The server decides who may (CourseAccess): anyone else
 // is told so, and nothing changes.
 import { errorMessage } from './api.js';
 import { courseApi } from './course-api.js';
@@ -9,9 +10,11 @@ import { formatDate, msg, setText, t } from './i18n.js';
 import { knowCourses } from './loader.js';
 import { displayName } from './people.js';
 import { qrCode } from './qr-code.js';
+import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
+import { classHours, WAKING } from './class-hours.js';
 
 const byId = (id) => document.getElementById(id);
-export const courseSections = ['roster', 'invite', 'settings'];
+export const courseSections = ['roster', 'hours', 'invite', 'settings'];
 
 const when = (iso) => formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -21,28 +24,15 @@ export class CourseScreen {
     this.onFailure = onFailure;
     this.slug = null;
     this.section = 'roster';
-    for (const section of courseSections) {
-      byId(`course-tab-${section}`).addEventListener('click', () => { location.hash = `#/course/${this.slug}/${section}`; });
-    }
-    byId('course-screen').querySelector('.tablist').addEventListener('keydown', (event) => {
-      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-      event.preventDefault();
-      const step = event.key === 'ArrowRight' ? 1 : courseSections.length - 1;
-      const next = courseSections[(courseSections.indexOf(this.section) + step) % courseSections.length];
-      location.hash = `#/course/${this.slug}/${next}`;
-      byId(`course-tab-${next}`).focus();
-    });
+    wireSectionTabs('course-screen', 'course', courseSections,
+      { hashOf: (section) => `#/course/${this.slug}/${section}`, current: () => this.section });
   }
 
   async show(slug, section) {
     if (slug !== this.slug) this.say('');
     this.slug = slug;
     this.section = courseSections.includes(section) ? section : 'roster';
-    for (const name of courseSections) {
-      const tab = byId(`course-tab-${name}`);
-      tab.setAttribute('aria-selected', String(name === this.section));
-      tab.tabIndex = name === this.section ? 0 : -1;
-    }
+    selectSectionTab('course', courseSections, this.section);
     await this.refresh();
   }
 
@@ -52,8 +42,10 @@ export class CourseScreen {
     try {
       this.course = await courseApi.show(this.slug);
       byId('course-screen-title').textContent = this.course.title;
-      const render = { roster: () => this.roster(), invite: () => this.invite(), settings: () => this.settings() }[this.section];
-      content.replaceChildren(...await render());
+      const render = {
+        roster: () => this.roster(), hours: () => this.hours(), invite: () => this.invite(), settings: () => this.settings(),
+      }[this.section];
+      content.replaceChildren(...(await render()).filter(Boolean));
       content.dataset.section = this.section;
     } catch (failure) {
       this.say(errorMessage(failure), true);
@@ -72,17 +64,7 @@ export class CourseScreen {
 
   /** A button that runs `work()`, says `done` (a Message, or a function of the answer) and redraws. */
   action(label, work, { done, confirm = null, danger = false, primary = false } = {}) {
-    const button = el('button', { type: 'button', class: `button small${danger ? ' danger' : ''}${primary ? ' primary' : ''}` }, t(label));
-    let armed = false;
-    button.addEventListener('click', async () => {
-      if (isBusy(button)) return;
-      if (confirm && !armed) {
-        armed = true;
-        button.textContent = t(confirm);
-        setTimeout(() => { armed = false; if (button.isConnected) button.textContent = t(label); }, 5000);
-        return;
-      }
-      setBusy(button, true);
+    return actionButton(label, async () => {
       try {
         const result = await work();
         this.say(typeof done === 'function' ? done(result) : done);
@@ -90,11 +72,8 @@ export class CourseScreen {
       } catch (failure) {
         this.say(errorMessage(failure), true);
         if (failure.kind === 'session') this.onFailure(failure);
-      } finally {
-        setBusy(button, false);
       }
-    });
-    return button;
+    }, { confirm, danger, primary });
   }
 
   async roster() {
@@ -117,6 +96,37 @@ export class CourseScreen {
       el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, entry.email),
         { done: msg('course.roster.removed', { name: entry.email }), confirm: 'course.roster.confirmRemove', danger: true }))));
     return [summary, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
+  }
+
+  /** The students by time zone (from their pins' places) and the week's hours that suit most of them. */
+  async hours() {
+    const { results: members } = await courseApi.roster(this.slug);
+    const zones = members.filter((member) => member.role === 'student' && member.location).map((member) => member.timeZone || null);
+    if (zones.length === 0) return [el('p', { class: 'empty-state' }, t('course.hours.none'))];
+    const { byZone, unknown, best } = classHours(zones);
+    const total = zones.length;
+    const time = { hour: '2-digit', minute: '2-digit' };
+    const windows = best.map((window) => el('li', { class: 'admin-item' }, t('course.hours.suits', {
+      when: t('course.hours.window', { day: formatDate(window.from, { weekday: 'long', day: 'numeric', month: 'short' }),
+        from: formatDate(window.from, time), to: formatDate(window.to, time) }),
+      count: window.count, total,
+    })));
+    const now = new Date();
+    const offset = (minutes) => `UTC${minutes < 0 ? '−' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+    const table = el('table', { class: 'admin-log', id: 'class-zones' },
+      el('caption', { class: 'section-heading' }, t('course.hours.zones')),
+      el('thead', {}, el('tr', {}, ...['course.hours.zone', 'course.hours.offset', 'course.hours.localTime', 'course.hours.students']
+        .map((key) => el('th', { scope: 'col' }, t(key))))),
+      el('tbody', {}, byZone.map(({ zone, count, offset: minutes }) => el('tr', { 'data-zone': zone },
+        el('td', { translate: 'no' }, zone.replace(/_/g, ' ')), el('td', { translate: 'no', dir: 'ltr' }, offset(minutes)),
+        el('td', {}, formatDate(now, { ...time, weekday: 'short', timeZone: zone })), el('td', {}, String(count))))));
+    return [
+      el('h2', { class: 'section-heading' }, t('course.hours.best')),
+      el('p', { class: 'admin-meta' }, t('course.hours.rule', { from: WAKING.from, to: WAKING.to })),
+      el('ol', { class: 'admin-list', id: 'class-hours' }, windows),
+      table,
+      unknown ? el('p', { class: 'admin-meta' }, t('course.hours.unknown', { count: unknown })) : null,
+    ];
   }
 
   addForm() {
@@ -203,7 +213,19 @@ export class CourseScreen {
     const exports = el('p', { class: 'admin-export' }, t('course.export'), ' ',
       el('a', { href: courseApi.exportURL(this.slug, 'geojson'), download: true, translate: 'no' }, 'GeoJSON'), ' · ',
       el('a', { href: courseApi.exportURL(this.slug, 'csv'), download: true, translate: 'no' }, 'CSV'));
-    return [form, exports, this.deleteForm()];
+    return [form, exports, this.embedSnippet(), this.deleteForm()];
+  }
+
+  /** The `iframe` that puts the course's map on a course page, for a map readable by link. */
+  embedSnippet() {
+    const heading = el('h2', { class: 'section-heading' }, t('course.embed'));
+    if (this.course.visibility !== 'link') return el('div', { class: 'admin-item' }, heading, el('p', { class: 'admin-meta' }, t('course.embed.needsLink')));
+    const source = new URL(`/c/${this.slug}/embed`, location.href).href;
+    const title = this.course.title.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+    const code = `<iframe src="${source}" title="${title}" width="100%" height="480" style="border:0" loading="lazy"></iframe>`;
+    return el('div', { class: 'admin-item' }, heading, el('p', {}, t('course.embed.text')),
+      el('label', { for: 'embed-code' }, t('course.embed.label')),
+      el('textarea', { id: 'embed-code', rows: 3, readonly: true, translate: 'no', dir: 'ltr' }, code));
   }
 
   deleteForm() {

@@ -51,8 +51,10 @@ function labelMarker() {
 }
 
 export class PinMap {
-  constructor(element) {
+  /** `readOnly`: popups without sharing or reporting (a course's map framed on another site). */
+  constructor(element, { readOnly = false } = {}) {
     this.element = element;
+    this.readOnly = readOnly;
     this.map = null;
     this.markers = new Map();
     this.clusters = null;
@@ -221,7 +223,8 @@ export class PinMap {
     // A post still waiting on this device can be cancelled, not yet shared or reported.
     const content = location.waiting
       ? el('div', {}, popupContent(location, marker.isMine), el('div', { class: 'popup-actions' }, waitingNote(location)))
-      : el('div', {}, popupContent(location, marker.isMine), shareControl(location), marker.isMine ? null : reportControl(location));
+      : this.readOnly ? el('div', {}, popupContent(location, false))
+        : el('div', {}, popupContent(location, marker.isMine), shareControl(location), marker.isMine ? null : reportControl(location));
     const popup = L.popup({ ...popupOptions, offset: marker.isMine ? [0, -32] : [0, -24] })
       .setLatLng(marker.getLatLng())
       .setContent(content)

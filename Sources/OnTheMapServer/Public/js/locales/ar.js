@@ -251,8 +251,9 @@ export default {
     'courses.create': 'إنشاء الدورة',
     'course.back': 'دوراتك',
     'course.tabs.label': 'أقسام الدورة',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'الصف',
+    'course.tabs.hours': 'الأوقات',
     'course.tabs.invite': 'الدعوة',
     'course.tabs.settings': 'الإعدادات',
     // The verb comes first, so it stays singular whatever {posted} is; the noun agrees with {count}.
@@ -275,6 +276,27 @@ export default {
     'course.roster.addHint': 'الصق طالبًا واحدًا في كل سطر، بأي تنسيق يتضمن بريده الإلكتروني. من ليس لديه حساب ينضم عند إنشائه.',
     'course.roster.addButton': 'إضافة',
     'course.roster.added': 'أُضيف: {added}. سينضمون عند إنشاء حساباتهم: {waiting}. في الدورة بالفعل: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'ساعات الأسبوع القادم التي تناسب معظم الصف، بتوقيتك',
+    // "بين الساعة 9 والساعة 21": no ":00", which would sit beside digits written the reader's way.
+    'course.hours.rule': 'تناسب الساعة الطالب إذا كانت بين الساعة {from} والساعة {to} في المكان الذي نشر منه.',
+    'course.hours.window': '{day}، من {from} إلى {to}',
+    'course.hours.suits': '{when}: يناسب {count} من أصل {total}',
+    'course.hours.zones': 'الصف حسب المنطقة الزمنية',
+    'course.hours.zone': 'المنطقة الزمنية',
+    'course.hours.offset': 'الفارق',
+    'course.hours.localTime': 'الوقت هناك الآن',
+    'course.hours.students': 'الطلاب',
+    'course.hours.none': 'لم ينشر أي طالب بعد: تُعرف المناطق الزمنية من الأماكن التي ينشرها الطلاب.',
+    // The verb comes first, so it stays singular; the noun agrees with {count}.
+    'course.hours.unknown': {
+      zero: 'لم ينشر أي طالب مكانًا لا تُعرف منطقته الزمنية.',
+      one: 'نشر طالب واحد مكانًا لا تُعرف منطقته الزمنية (في عرض البحر مثلًا).',
+      two: 'نشر طالبان أماكن لا تُعرف مناطقها الزمنية (في عرض البحر مثلًا).',
+      few: 'نشر {count} طلاب أماكن لا تُعرف مناطقها الزمنية (في عرض البحر مثلًا).',
+      many: 'نشر {count} طالبًا أماكن لا تُعرف مناطقها الزمنية (في عرض البحر مثلًا).',
+      other: 'نشر {count} طالب أماكن لا تُعرف مناطقها الزمنية (في عرض البحر مثلًا).',
+    },
     'course.invite.text': 'ينضم الطلاب إلى الدورة بهذا الرابط أو برمز QR الخاص به، ما دام الرابط مفعّلًا.',
     'course.invite.label': 'رابط الدعوة',
     'course.invite.copy': 'نسخ الرابط',
@@ -302,6 +324,13 @@ export default {
     'course.delete': 'حذف الدورة',
     'course.deleteLabel': 'لحذف الدورة وكل الدبابيس على خريطتها، اكتب عنوان رابطها: {slug}',
     'course.deleted': 'حُذفت الدورة {course}.',
+    'course.embed': 'وضع الخريطة على صفحة الدورة',
+    'course.embed.text': 'الصق هذا في الصفحة: فهو يعرض الخريطة، محدَّثةً دائمًا، لكل من يفتح الصفحة.',
+    'course.embed.needsLink': 'لا يمكن وضع الخريطة على صفحة أخرى إلا إذا كانت قابلة للقراءة لكل من لديه عنوان رابطها: اختر ذلك تحت «من يمكنه رؤية الخريطة».',
+    'course.embed.label': 'الشيفرة التي تُلصق في الصفحة',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'فتح الخريطة في On The Map',
+    'embed.membersOnly': 'خريطة هذه الدورة لأعضائها فقط. يمكن لمدرّس الدورة أن يجعلها قابلة للقراءة لكل من لديه عنوان رابطها.',
     // Joining a course by its invite link.
     'join.logInFirst': 'سجّل الدخول أو أنشئ حسابًا للانضمام إلى الدورة {course}.',
     'join.joined': 'انضممت إلى {course}: هذه خريطتها.',

@@ -221,8 +221,9 @@ export default {
     'courses.create': 'Kurs anlegen',
     'course.back': 'Deine Kurse',
     'course.tabs.label': 'Bereiche des Kurses',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Teilnehmende',
+    'course.tabs.hours': 'Zeiten',
     'course.tabs.invite': 'Einladen',
     'course.tabs.settings': 'Einstellungen',
     // No verb to agree with {posted}: "Gepostet: 3 von 25 Teilnehmenden."
@@ -238,6 +239,18 @@ export default {
     'course.roster.addHint': 'Füge eine Person pro Zeile ein, in beliebigem Format, solange die E-Mail-Adresse dabei ist. Wer noch kein Konto hat, wird bei der Registrierung aufgenommen.',
     'course.roster.addButton': 'Hinzufügen',
     'course.roster.added': 'Hinzugefügt: {added}. Warten auf Registrierung: {waiting}. Schon im Kurs: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Die Zeiten der kommenden Woche, die den meisten Teilnehmenden passen, in deiner Ortszeit',
+    'course.hours.rule': 'Eine Stunde passt für eine Person, wenn es dort, wo sie gepostet hat, zwischen {from} und {to} Uhr ist.',
+    'course.hours.window': '{day}, {from}–{to} Uhr',
+    'course.hours.suits': '{when}: passt für {count} von {total}',
+    'course.hours.zones': 'Teilnehmende nach Zeitzone',
+    'course.hours.zone': 'Zeitzone',
+    'course.hours.offset': 'Versatz',
+    'course.hours.localTime': 'Uhrzeit dort',
+    'course.hours.students': 'Teilnehmende',
+    'course.hours.none': 'Noch hat niemand aus dem Kurs gepostet: Die Zeitzonen ergeben sich aus den geposteten Orten.',
+    'course.hours.unknown': { one: '{count} Person hat einen Ort gepostet, dessen Zeitzone nicht bekannt ist (etwa auf hoher See).', other: '{count} Teilnehmende haben Orte gepostet, deren Zeitzone nicht bekannt ist (etwa auf hoher See).' },
     'course.invite.text': 'Mit diesem Link oder seinem QR-Code treten Teilnehmende dem Kurs bei, solange der Link aktiv ist.',
     'course.invite.label': 'Einladungslink',
     'course.invite.copy': 'Link kopieren',
@@ -265,6 +278,13 @@ export default {
     'course.delete': 'Kurs löschen',
     'course.deleteLabel': 'Um den Kurs und alle Pins auf seiner Karte zu löschen, gib seine Adresse ein: {slug}',
     'course.deleted': '{course} wurde gelöscht.',
+    'course.embed': 'Karte in eine Kursseite einbinden',
+    'course.embed.text': 'Füge das in die Seite ein: Sie zeigt dann allen, die sie öffnen, die Karte – immer aktuell.',
+    'course.embed.needsLink': 'In eine andere Seite einbinden lässt sich nur eine Karte, die alle lesen können, die ihre Adresse kennen: Wähle das unter „Wer die Karte sehen kann“.',
+    'course.embed.label': 'Code für die Seite',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Karte in On The Map öffnen',
+    'embed.membersOnly': 'Die Karte dieses Kurses ist nur für seine Mitglieder. Die Lehrkraft kann sie für alle lesbar machen, die ihre Adresse kennen.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Melde dich an oder erstelle ein Konto, um dem Kurs {course} beizutreten.',
     'join.joined': 'Du bist dem Kurs {course} beigetreten: Hier ist seine Karte.',

@@ -282,8 +282,9 @@ export default {
     'courses.create': 'Create the course',
     'course.back': 'Your courses',
     'course.tabs.label': 'Course sections',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Class',
+    'course.tabs.hours': 'Hours',
     'course.tabs.invite': 'Invite',
     'course.tabs.settings': 'Settings',
     'course.roster.summary': { one: '{posted} of {count} student has posted.', other: '{posted} of {count} students have posted.' },
@@ -298,6 +299,18 @@ export default {
     'course.roster.addHint': 'Paste one student a line, in any layout that holds their email. Those without an account join when they sign up.',
     'course.roster.addButton': 'Add',
     'course.roster.added': 'Added: {added}. Joining when they sign up: {waiting}. Already in the course: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'The hours of the coming week that suit most of the class, in your time',
+    'course.hours.rule': 'An hour suits a student when it falls between {from}:00 and {to}:00 where they posted from.',
+    'course.hours.window': '{day}, {from}–{to}',
+    'course.hours.suits': '{when}: suits {count} of {total}',
+    'course.hours.zones': 'The class by time zone',
+    'course.hours.zone': 'Time zone',
+    'course.hours.offset': 'Offset',
+    'course.hours.localTime': 'Their time now',
+    'course.hours.students': 'Students',
+    'course.hours.none': 'No student has posted yet: the places they post give their time zones.',
+    'course.hours.unknown': { one: '{count} student posted a place with no time zone known (out at sea, say).', other: '{count} students posted places with no time zone known (out at sea, say).' },
     'course.invite.text': 'Students join the course with this link or its QR code, while the link is on.',
     'course.invite.label': 'Invite link',
     'course.invite.copy': 'Copy the link',
@@ -325,6 +338,13 @@ export default {
     'course.delete': 'Delete the course',
     'course.deleteLabel': 'To delete the course and every pin on its map, type its address: {slug}',
     'course.deleted': '{course} is deleted.',
+    'course.embed': 'Put the map on a course page',
+    'course.embed.text': 'Paste this into the page: it shows the map, kept current, to anyone who opens the page.',
+    'course.embed.needsLink': 'Only a map readable by anyone with its address can be put on another page: choose that under “Who can see the map”.',
+    'course.embed.label': 'Code for the page',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Open the map in On The Map',
+    'embed.membersOnly': 'This course’s map is for its members only. Its instructor can make it readable by anyone with its address.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Log in or create an account to join the course {course}.',
     'join.joined': 'You joined {course}: this is its map.',

@@ -233,8 +233,9 @@ export default {
     'courses.create': 'Crear el curso',
     'course.back': 'Tus cursos',
     'course.tabs.label': 'Secciones del curso',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Clase',
+    'course.tabs.hours': 'Horarios',
     'course.tabs.invite': 'Invitar',
     'course.tabs.settings': 'Ajustes',
     'course.roster.summary': {
@@ -253,6 +254,22 @@ export default {
     'course.roster.addHint': 'Pega un estudiante por línea, en cualquier formato que incluya su correo electrónico. Quienes no tengan cuenta se unirán al registrarse.',
     'course.roster.addButton': 'Añadir',
     'course.roster.added': 'Añadidos: {added}. Se unirán al registrarse: {waiting}. Ya estaban en el curso: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Las horas de la próxima semana que convienen a la mayor parte de la clase, en tu hora local',
+    'course.hours.rule': 'Una hora le conviene a cada estudiante si cae entre las {from}:00 y las {to}:00 en el lugar desde donde publicó.',
+    'course.hours.window': '{day}, de {from} a {to}',
+    'course.hours.suits': '{when}: conviene a {count} de {total}',
+    'course.hours.zones': 'La clase por zona horaria',
+    'course.hours.zone': 'Zona horaria',
+    'course.hours.offset': 'Desfase',
+    'course.hours.localTime': 'Hora local',
+    'course.hours.students': 'Estudiantes',
+    'course.hours.none': 'Nadie de la clase ha publicado todavía: las zonas horarias salen de los lugares publicados.',
+    'course.hours.unknown': {
+      one: '{count} estudiante publicó un lugar sin zona horaria conocida (en alta mar, por ejemplo).',
+      many: '{count} de estudiantes publicaron lugares sin zona horaria conocida (en alta mar, por ejemplo).',
+      other: '{count} estudiantes publicaron lugares sin zona horaria conocida (en alta mar, por ejemplo).',
+    },
     'course.invite.text': 'Los estudiantes se unen al curso con este enlace o su código QR mientras el enlace esté activado.',
     'course.invite.label': 'Enlace de invitación',
     'course.invite.copy': 'Copiar el enlace',
@@ -280,6 +297,13 @@ export default {
     'course.delete': 'Eliminar el curso',
     'course.deleteLabel': 'Para eliminar el curso y todos los marcadores de su mapa, escribe su dirección: {slug}',
     'course.deleted': 'Se eliminó {course}.',
+    'course.embed': 'Poner el mapa en una página del curso',
+    'course.embed.text': 'Pega esto en la página: muestra el mapa, siempre actualizado, a cualquiera que abra la página.',
+    'course.embed.needsLink': 'Solo se puede poner en otra página un mapa que pueda ver cualquiera con su dirección: elige esa opción en “Quién puede ver el mapa”.',
+    'course.embed.label': 'Código para la página',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Abrir el mapa en On The Map',
+    'embed.membersOnly': 'El mapa de este curso es solo para sus miembros. Su docente puede hacer que lo vea cualquiera que tenga su dirección.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Inicia sesión o crea una cuenta para unirte al curso {course}.',
     'join.joined': 'Te uniste a {course}: este es su mapa.',

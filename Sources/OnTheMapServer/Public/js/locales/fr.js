@@ -238,8 +238,9 @@ export default {
     'courses.create': 'Créer le cours',
     'course.back': 'Vos cours',
     'course.tabs.label': 'Sections du cours',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Classe',
+    'course.tabs.hours': 'Horaires',
     'course.tabs.invite': 'Inviter',
     'course.tabs.settings': 'Réglages',
     // No verb to agree with {posted}, and "membre" picks no gender.
@@ -259,6 +260,23 @@ export default {
     'course.roster.addHint': 'Collez une personne par ligne, dans n’importe quel format qui contient son adresse e-mail. Les personnes sans compte rejoindront le cours à leur inscription.',
     'course.roster.addButton': 'Ajouter',
     'course.roster.added': 'Personnes ajoutées\u00a0: {added}. En attente d’inscription\u00a0: {waiting}. Déjà dans le cours\u00a0: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Les créneaux de la semaine à venir qui conviennent à la majeure partie de la classe, à votre heure',
+    // French hours: "entre 9\u00a0h et 21\u00a0h".
+    'course.hours.rule': 'Une heure convient à une personne s’il est entre {from}\u00a0h et {to}\u00a0h là d’où elle a publié.',
+    'course.hours.window': '{day}, de {from} à {to}',
+    'course.hours.suits': '{when}\u00a0: convient à {count} sur {total}',
+    'course.hours.zones': 'La classe par fuseau horaire',
+    'course.hours.zone': 'Fuseau horaire',
+    'course.hours.offset': 'Décalage',
+    'course.hours.localTime': 'Heure locale',
+    'course.hours.students': 'Membres',
+    'course.hours.none': 'Personne dans la classe n’a encore publié\u00a0: les fuseaux horaires se déduisent des lieux publiés.',
+    'course.hours.unknown': {
+      one: '{count}\u00a0membre de la classe a publié un lieu au fuseau horaire inconnu (en pleine mer, par exemple).',
+      many: '{count}\u00a0de membres de la classe ont publié des lieux au fuseau horaire inconnu (en pleine mer, par exemple).',
+      other: '{count}\u00a0membres de la classe ont publié des lieux au fuseau horaire inconnu (en pleine mer, par exemple).',
+    },
     'course.invite.text': 'On rejoint le cours avec ce lien ou son code QR, tant que le lien est activé.',
     'course.invite.label': 'Lien d’invitation',
     'course.invite.copy': 'Copier le lien',
@@ -286,6 +304,13 @@ export default {
     'course.delete': 'Supprimer le cours',
     'course.deleteLabel': 'Pour supprimer le cours et toutes les épingles de sa carte, saisissez son adresse\u00a0: {slug}',
     'course.deleted': 'Le cours {course} a été supprimé.',
+    'course.embed': 'Intégrer la carte à une page du cours',
+    'course.embed.text': 'Collez ceci dans la page\u00a0: elle affichera la carte, toujours à jour, à toute personne qui l’ouvre.',
+    'course.embed.needsLink': 'Seule une carte consultable par toute personne qui a son adresse peut être intégrée à une autre page\u00a0: choisissez cette option dans «\u00a0Qui peut voir la carte\u00a0».',
+    'course.embed.label': 'Code à coller dans la page',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Ouvrir la carte dans On The Map',
+    'embed.membersOnly': 'La carte de ce cours est réservée à ses membres. Les responsables du cours peuvent la rendre consultable par toute personne qui a son adresse.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Connectez-vous ou créez un compte pour rejoindre le cours {course}.',
     'join.joined': 'Vous avez rejoint le cours {course}\u00a0: voici sa carte.',

@@ -217,8 +217,9 @@ export default {
     'courses.create': 'कोर्स बनाएं',
     'course.back': 'आपके कोर्स',
     'course.tabs.label': 'कोर्स सेक्शन',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'क्लास',
+    'course.tabs.hours': 'समय',
     'course.tabs.invite': 'इनवाइट',
     'course.tabs.settings': 'सेटिंग',
     'course.roster.summary': { one: '{count} छात्र में से {posted} ने पोस्ट किया है।', other: '{count} छात्रों में से {posted} ने पोस्ट किया है।' },
@@ -233,6 +234,18 @@ export default {
     'course.roster.addHint': 'हर लाइन में एक छात्र पेस्ट करें, किसी भी फ़ॉर्मेट में, बस उसमें उनका ईमेल हो। जिनका खाता नहीं है, वे साइन अप करते ही जुड़ जाएंगे।',
     'course.roster.addButton': 'जोड़ें',
     'course.roster.added': 'जोड़े गए: {added}। साइन अप करने पर जुड़ेंगे: {waiting}। पहले से कोर्स में: {members}।',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'अगले हफ़्ते के वे घंटे जो क्लास के ज़्यादातर छात्रों के लिए सुविधाजनक हैं, आपके समय के अनुसार',
+    'course.hours.rule': 'कोई घंटा किसी छात्र के लिए सुविधाजनक है, अगर उस जगह पर, जहाँ से उन्होंने पोस्ट किया है, वह {from}:00 से {to}:00 बजे के बीच पड़ता है।',
+    'course.hours.window': '{day}, {from} से {to} तक',
+    'course.hours.suits': '{when}: {total} में से {count} के लिए सुविधाजनक',
+    'course.hours.zones': 'टाइम ज़ोन के हिसाब से क्लास',
+    'course.hours.zone': 'टाइम ज़ोन',
+    'course.hours.offset': 'ऑफ़सेट',
+    'course.hours.localTime': 'वहाँ का समय',
+    'course.hours.students': 'छात्र',
+    'course.hours.none': 'अभी तक किसी छात्र ने पोस्ट नहीं किया है: पोस्ट की गई जगहों से ही उनके टाइम ज़ोन पता चलते हैं।',
+    'course.hours.unknown': { one: '{count} छात्र ने ऐसी जगह पोस्ट की है जिसका टाइम ज़ोन पता नहीं है (जैसे बीच समुद्र में)।', other: '{count} छात्रों ने ऐसी जगहें पोस्ट की हैं जिनका टाइम ज़ोन पता नहीं है (जैसे बीच समुद्र में)।' },
     'course.invite.text': 'जब तक लिंक चालू है, छात्र इस लिंक या इसके QR कोड से कोर्स में जुड़ सकते हैं।',
     'course.invite.label': 'इनवाइट लिंक',
     'course.invite.copy': 'लिंक कॉपी करें',
@@ -260,6 +273,13 @@ export default {
     'course.delete': 'कोर्स डिलीट करें',
     'course.deleteLabel': 'कोर्स और उसके मैप के सभी पिन डिलीट करने के लिए उसका पता लिखें: {slug}',
     'course.deleted': '{course} डिलीट कर दिया गया।',
+    'course.embed': 'कोर्स के पेज पर मैप लगाएं',
+    'course.embed.text': 'इसे पेज में पेस्ट करें: फिर पेज खोलने वाले हर व्यक्ति को मैप दिखेगा, हमेशा ताज़ा।',
+    'course.embed.needsLink': 'किसी दूसरे पेज पर सिर्फ़ वही मैप लगाया जा सकता है जिसे इसका पता जानने वाला कोई भी देख सके: “मैप कौन देख सकता है” में यही चुनें।',
+    'course.embed.label': 'पेज के लिए कोड',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'On The Map में मैप खोलें',
+    'embed.membersOnly': 'इस कोर्स का मैप सिर्फ़ इसके सदस्यों के लिए है। इसके शिक्षक इसे ऐसा बना सकते हैं कि इसका पता जानने वाला कोई भी इसे देख सके।',
     // Joining a course by its invite link.
     'join.logInFirst': 'कोर्स {course} में जुड़ने के लिए लॉग इन करें या खाता बनाएं।',
     'join.joined': 'आप {course} में जुड़ गए हैं: यह उसका मैप है।',

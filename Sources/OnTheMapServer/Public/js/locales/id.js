@@ -213,8 +213,9 @@ export default {
     'courses.create': 'Buat kursus',
     'course.back': 'Kursus Anda',
     'course.tabs.label': 'Bagian kursus',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Kelas',
+    'course.tabs.hours': 'Jam',
     'course.tabs.invite': 'Undang',
     'course.tabs.settings': 'Setelan',
     'course.roster.summary': { other: '{posted} dari {count} peserta sudah memposting.' },
@@ -229,6 +230,19 @@ export default {
     'course.roster.addHint': 'Tempel satu peserta per baris, dalam format apa pun asalkan ada emailnya. Yang belum punya akun akan bergabung saat mendaftar.',
     'course.roster.addButton': 'Tambahkan',
     'course.roster.added': 'Ditambahkan: {added}. Bergabung saat mendaftar: {waiting}. Sudah ada di kursus: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Jam-jam minggu depan yang cocok bagi sebagian besar kelas, menurut waktu Anda',
+    // Indonesian hours: "pukul 09.00".
+    'course.hours.rule': 'Satu jam cocok bagi seorang peserta jika di tempat ia memposting waktunya antara pukul {from}.00 dan {to}.00.',
+    'course.hours.window': '{day}, pukul {from}–{to}',
+    'course.hours.suits': '{when}: cocok untuk {count} dari {total}',
+    'course.hours.zones': 'Kelas menurut zona waktu',
+    'course.hours.zone': 'Zona waktu',
+    'course.hours.offset': 'Selisih',
+    'course.hours.localTime': 'Waktu setempat',
+    'course.hours.students': 'Peserta',
+    'course.hours.none': 'Belum ada peserta yang memposting: zona waktu mereka diketahui dari tempat yang mereka posting.',
+    'course.hours.unknown': { other: '{count} peserta memposting tempat yang zona waktunya tidak diketahui (misalnya di tengah laut).' },
     'course.invite.text': 'Peserta bergabung ke kursus lewat tautan ini atau kode QR-nya, selama tautan aktif.',
     'course.invite.label': 'Tautan undangan',
     'course.invite.copy': 'Salin tautan',
@@ -256,6 +270,13 @@ export default {
     'course.delete': 'Hapus kursus',
     'course.deleteLabel': 'Untuk menghapus kursus beserta semua pin di petanya, ketik alamatnya: {slug}',
     'course.deleted': '{course} sudah dihapus.',
+    'course.embed': 'Pasang peta di halaman kursus',
+    'course.embed.text': 'Tempel ini di halaman tersebut: peta akan tampil, selalu terbaru, bagi siapa pun yang membuka halaman itu.',
+    'course.embed.needsLink': 'Peta hanya dapat dipasang di halaman lain jika bisa dilihat siapa pun yang tahu alamatnya: pilih opsi itu di “Siapa yang bisa melihat peta”.',
+    'course.embed.label': 'Kode untuk halaman',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Buka peta di On The Map',
+    'embed.membersOnly': 'Peta kursus ini hanya untuk anggotanya. Pengajarnya dapat membuat peta ini bisa dilihat siapa pun yang tahu alamatnya.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Masuk atau buat akun untuk bergabung ke kursus {course}.',
     'join.joined': 'Anda sudah bergabung ke {course}: ini petanya.',

@@ -220,8 +220,9 @@ export default {
     'courses.create': 'コースを作成',
     'course.back': 'コース一覧',
     'course.tabs.label': 'コースのメニュー',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': '受講者',
+    'course.tabs.hours': '時間帯',
     'course.tabs.invite': '招待',
     'course.tabs.settings': '設定',
     'course.roster.summary': { other: '受講者{count}人中{posted}人が投稿しました。' },
@@ -236,6 +237,19 @@ export default {
     'course.roster.addHint': '1行に1人ずつ貼り付けてください。メールアドレスが含まれていれば形式は問いません。アカウントのない人は、新規登録したときに参加します。',
     'course.roster.addButton': '追加',
     'course.roster.added': '追加：{added}人。新規登録後に参加：{waiting}人。参加済み：{members}人。',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': '今後1週間で受講者の多くに都合のよい時間帯（あなたの時刻で表示）',
+    // Japanese hours: 「9時から21時まで」.
+    'course.hours.rule': '受講者が投稿した場所で{from}時から{to}時までに当たる時間を、その受講者に合う時間とみなします。',
+    'course.hours.window': '{day} {from}〜{to}',
+    'course.hours.suits': '{when}：{total}人中{count}人の都合に合います',
+    'course.hours.zones': 'タイムゾーン別の受講者',
+    'course.hours.zone': 'タイムゾーン',
+    'course.hours.offset': '時差',
+    'course.hours.localTime': '現地時刻',
+    'course.hours.students': '受講者',
+    'course.hours.none': 'まだ誰も投稿していません。投稿された場所から各受講者のタイムゾーンがわかります。',
+    'course.hours.unknown': { other: '{count}人の受講者が、タイムゾーンのわからない場所（海上など）を投稿しました。' },
     'course.invite.text': 'リンクが有効な間、受講者はこのリンクまたはQRコードからコースに参加できます。',
     'course.invite.label': '招待リンク',
     'course.invite.copy': 'リンクをコピー',
@@ -263,6 +277,13 @@ export default {
     'course.delete': 'コースを削除',
     'course.deleteLabel': 'コースとその地図上のすべてのピンを削除するには、コースのアドレスを入力してください：{slug}',
     'course.deleted': '{course}を削除しました。',
+    'course.embed': 'コースのページに地図を掲載',
+    'course.embed.text': 'これをページに貼り付けてください。ページを開いた人全員に、常に最新の地図が表示されます。',
+    'course.embed.needsLink': '別のページに掲載できるのは、アドレスを知っている人全員が閲覧できる地図だけです。「地図を見られる人」でその設定を選んでください。',
+    'course.embed.label': 'ページに貼り付けるコード',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'On The Mapで地図を開く',
+    'embed.membersOnly': 'このコースの地図は、コースのメンバーだけが閲覧できます。講師は、アドレスを知っている人全員が閲覧できるように設定を変更できます。',
     // Joining a course by its invite link.
     'join.logInFirst': 'コース「{course}」に参加するには、ログインするかアカウントを作成してください。',
     'join.joined': '「{course}」に参加しました。このコースの地図です。',

@@ -234,8 +234,9 @@ export default {
     'courses.create': 'Criar o curso',
     'course.back': 'Seus cursos',
     'course.tabs.label': 'Seções do curso',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Turma',
+    'course.tabs.hours': 'Horários',
     'course.tabs.invite': 'Convidar',
     'course.tabs.settings': 'Ajustes',
     'course.roster.summary': {
@@ -254,6 +255,23 @@ export default {
     'course.roster.addHint': 'Cole um estudante por linha, em qualquer formato que contenha o e-mail. Quem não tem conta entra na turma ao se cadastrar.',
     'course.roster.addButton': 'Adicionar',
     'course.roster.added': 'Inclusões: {added}. Entram ao se cadastrar: {waiting}. Já estavam no curso: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Os horários da próxima semana que servem para a maior parte da turma, no seu fuso horário',
+    // Brazilian hours: "entre 9h e 21h".
+    'course.hours.rule': 'Um horário serve para cada estudante quando fica entre {from}h e {to}h no lugar de onde publicou.',
+    'course.hours.window': '{day}, das {from} às {to}',
+    'course.hours.suits': '{when}: serve para {count} de {total}',
+    'course.hours.zones': 'A turma por fuso horário',
+    'course.hours.zone': 'Fuso horário',
+    'course.hours.offset': 'Diferença',
+    'course.hours.localTime': 'Hora local',
+    'course.hours.students': 'Estudantes',
+    'course.hours.none': 'Ninguém da turma publicou ainda: os fusos horários vêm dos lugares publicados.',
+    'course.hours.unknown': {
+      one: '{count} estudante publicou um lugar sem fuso horário conhecido (em alto-mar, por exemplo).',
+      many: '{count} de estudantes publicaram lugares sem fuso horário conhecido (em alto-mar, por exemplo).',
+      other: '{count} estudantes publicaram lugares sem fuso horário conhecido (em alto-mar, por exemplo).',
+    },
     'course.invite.text': 'Os estudantes entram no curso com este link ou o QR code dele, enquanto o link estiver ativo.',
     'course.invite.label': 'Link de convite',
     'course.invite.copy': 'Copiar o link',
@@ -281,6 +299,13 @@ export default {
     'course.delete': 'Excluir o curso',
     'course.deleteLabel': 'Para excluir o curso e todos os marcadores do mapa dele, digite o endereço do curso: {slug}',
     'course.deleted': 'O curso {course} foi excluído.',
+    'course.embed': 'Colocar o mapa em uma página do curso',
+    'course.embed.text': 'Cole isto na página: ela mostra o mapa, sempre atualizado, a qualquer pessoa que a abrir.',
+    'course.embed.needsLink': 'Só um mapa visível para qualquer pessoa com o endereço pode ser colocado em outra página: escolha essa opção em “Quem pode ver o mapa”.',
+    'course.embed.label': 'Código para a página',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Abrir o mapa no On The Map',
+    'embed.membersOnly': 'O mapa deste curso é só para os membros. Os docentes do curso podem torná-lo visível para qualquer pessoa com o endereço.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Entre ou crie uma conta para participar do curso {course}.',
     'join.joined': 'Você entrou no curso {course}: este é o mapa dele.',

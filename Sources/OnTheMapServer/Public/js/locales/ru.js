@@ -231,8 +231,9 @@ export default {
     'courses.create': 'Создать курс',
     'course.back': 'Ваши курсы',
     'course.tabs.label': 'Разделы курса',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Группа',
+    'course.tabs.hours': 'Время',
     'course.tabs.invite': 'Приглашение',
     'course.tabs.settings': 'Настройки',
     // «из 1 студента, из 2 студентов, из 5 студентов»; no verb agrees with {posted}.
@@ -254,6 +255,23 @@ export default {
     'course.roster.addHint': 'Вставьте по одному студенту в строке, в любом виде, лишь бы в строке был адрес электронной почты. Те, у кого нет аккаунта, попадут в курс после регистрации.',
     'course.roster.addButton': 'Добавить',
     'course.roster.added': 'Добавлено: {added}. Попадут в курс после регистрации: {waiting}. Уже в курсе: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Часы ближайшей недели, удобные большей части группы (по вашему времени)',
+    'course.hours.rule': 'Час подходит студенту, если он приходится на время с {from}:00 до {to}:00 там, откуда студент опубликовал место.',
+    'course.hours.window': '{day}, с {from} до {to}',
+    'course.hours.suits': '{when}: подходит {count} из {total}',
+    'course.hours.zones': 'Группа по часовым поясам',
+    'course.hours.zone': 'Часовой пояс',
+    'course.hours.offset': 'Смещение',
+    'course.hours.localTime': 'Там сейчас',
+    'course.hours.students': 'Студенты',
+    'course.hours.none': 'Ещё ни один студент не опубликовал место: часовые пояса определяются по опубликованным местам.',
+    'course.hours.unknown': {
+      one: '{count} студент опубликовал место, для которого неизвестен часовой пояс (например, в открытом море).',
+      few: '{count} студента опубликовали места, для которых неизвестен часовой пояс (например, в открытом море).',
+      many: '{count} студентов опубликовали места, для которых неизвестен часовой пояс (например, в открытом море).',
+      other: '{count} студента опубликовали места, для которых неизвестен часовой пояс (например, в открытом море).',
+    },
     'course.invite.text': 'Студенты присоединяются к курсу по этой ссылке или её QR-коду, пока ссылка включена.',
     'course.invite.label': 'Ссылка-приглашение',
     'course.invite.copy': 'Скопировать ссылку',
@@ -281,6 +299,13 @@ export default {
     'course.delete': 'Удалить курс',
     'course.deleteLabel': 'Чтобы удалить курс и все метки на его карте, введите адрес курса: {slug}',
     'course.deleted': 'Курс «{course}» удалён.',
+    'course.embed': 'Разместить карту на странице курса',
+    'course.embed.text': 'Вставьте это на страницу: она будет показывать карту, всегда актуальную, всем, кто её откроет.',
+    'course.embed.needsLink': 'На другой странице можно разместить только карту, которую видят все, у кого есть её адрес: выберите этот вариант в пункте «Кто видит карту».',
+    'course.embed.label': 'Код для страницы',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Открыть карту в On The Map',
+    'embed.membersOnly': 'Карта этого курса доступна только его участникам. Преподаватель курса может открыть её для всех, у кого есть её адрес.',
     // Joining a course by its invite link.
     'join.logInFirst': 'Войдите или создайте аккаунт, чтобы присоединиться к курсу «{course}».',
     'join.joined': 'Вы присоединились к курсу «{course}». Вот его карта.',

@@ -223,8 +223,9 @@ export default {
     'courses.create': 'Kursu oluştur',
     'course.back': 'Kurslarınız',
     'course.tabs.label': 'Kurs bölümleri',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': 'Sınıf',
+    'course.tabs.hours': 'Saatler',
     'course.tabs.invite': 'Davet',
     'course.tabs.settings': 'Ayarlar',
     'course.roster.summary': { one: '{count} öğrenciden {posted} kişi konumunu paylaştı.', other: '{count} öğrenciden {posted} kişi konumunu paylaştı.' },
@@ -239,6 +240,18 @@ export default {
     'course.roster.addHint': 'Her satıra bir öğrenci yapıştırın; e-posta adresi bulunduğu sürece biçim fark etmez. Hesabı olmayanlar kaydolunca kursa katılır.',
     'course.roster.addButton': 'Ekle',
     'course.roster.added': 'Eklenen: {added}. Kaydolunca katılacak: {waiting}. Zaten kursta olan: {members}.',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    'course.hours.best': 'Önümüzdeki hafta sınıfın çoğuna uyan saatler (sizin saatinizle)',
+    'course.hours.rule': 'Bir saat, öğrencinin konumunu paylaştığı yerde {from}:00 ile {to}:00 arasına denk geliyorsa o öğrenciye uygundur.',
+    'course.hours.window': '{day}, saat {from}–{to}',
+    'course.hours.suits': '{when}: {total} öğrenciden {count} kişiye uygun',
+    'course.hours.zones': 'Saat dilimine göre sınıf',
+    'course.hours.zone': 'Saat dilimi',
+    'course.hours.offset': 'Fark',
+    'course.hours.localTime': 'Oradaki saat',
+    'course.hours.students': 'Öğrenciler',
+    'course.hours.none': 'Henüz hiçbir öğrenci konumunu paylaşmadı: saat dilimleri, paylaşılan konumlardan belirlenir.',
+    'course.hours.unknown': { one: '{count} öğrenci, saat dilimi bilinmeyen bir konum paylaştı (örneğin açık denizde).', other: '{count} öğrenci, saat dilimi bilinmeyen konumlar paylaştı (örneğin açık denizde).' },
     'course.invite.text': 'Bağlantı açık olduğu sürece öğrenciler bu bağlantıyla veya QR koduyla kursa katılabilir.',
     'course.invite.label': 'Davet bağlantısı',
     'course.invite.copy': 'Bağlantıyı kopyala',
@@ -266,6 +279,13 @@ export default {
     'course.delete': 'Kursu sil',
     'course.deleteLabel': 'Kursu ve haritasındaki tüm raptiyeleri silmek için kursun adresini yazın: {slug}',
     'course.deleted': '{course} silindi.',
+    'course.embed': 'Haritayı bir kurs sayfasına ekle',
+    'course.embed.text': 'Bunu sayfaya yapıştırın: sayfayı açan herkese haritayı her zaman güncel olarak gösterir.',
+    'course.embed.needsLink': 'Başka bir sayfaya yalnızca adresini bilen herkesin görebildiği bir harita eklenebilir: bunu “Haritayı kimler görebilir” bölümünden seçin.',
+    'course.embed.label': 'Sayfa için kod',
+    // A course's map on another site's page (an iframe).
+    'embed.open': 'Haritayı On The Map’te aç',
+    'embed.membersOnly': 'Bu kursun haritası yalnızca üyeleri içindir. Kursun eğitmeni, haritayı adresini bilen herkesin görebileceği hâle getirebilir.',
     // Joining a course by its invite link.
     'join.logInFirst': '{course} kursuna katılmak için giriş yapın veya hesap oluşturun.',
     'join.joined': '{course} kursuna katıldınız: bu, kursun haritası.',

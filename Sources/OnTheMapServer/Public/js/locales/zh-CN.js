@@ -221,8 +221,9 @@ export default {
     'courses.create': '创建课程',
     'course.back': '我的课程',
     'course.tabs.label': '课程分区',
-    // Three tabs side by side on a phone: keep them short.
+    // Four tabs side by side on a phone: keep them short.
     'course.tabs.roster': '成员',
+    'course.tabs.hours': '时段',
     'course.tabs.invite': '邀请',
     'course.tabs.settings': '设置',
     'course.roster.summary': { other: '{count} 名学生中已有 {posted} 名发布了位置。' },
@@ -237,6 +238,19 @@ export default {
     'course.roster.addHint': '每行粘贴一名学生，格式不限，只要包含其邮箱即可。还没有账号的学生注册后会自动加入。',
     'course.roster.addButton': '添加',
     'course.roster.added': '已添加：{added} 人。注册后加入：{waiting} 人。已在课程中：{members} 人。',
+    // The class by time zone, from where each student posted, and the hours that suit it.
+    // {from}, {to} and {total} always hold digits; {day} may hold Chinese.
+    'course.hours.best': '未来一周适合大多数学生的时段（按你所在地的时间）',
+    'course.hours.rule': '某个小时若在学生发布位置所在地的 {from}:00 到 {to}:00 之间，就算适合该学生。',
+    'course.hours.window': '{day} {from}–{to}',
+    'course.hours.suits': '{when}：适合 {total} 名学生中的 {count} 名',
+    'course.hours.zones': '各时区的学生',
+    'course.hours.zone': '时区',
+    'course.hours.offset': '时差',
+    'course.hours.localTime': '当地时间',
+    'course.hours.students': '学生',
+    'course.hours.none': '还没有学生发布位置：时区根据学生发布的位置确定。',
+    'course.hours.unknown': { other: '有 {count} 名学生发布的位置无法确定时区（例如在海上）。' },
     'course.invite.text': '在链接开启期间，学生可以通过此链接或其二维码加入课程。',
     'course.invite.label': '邀请链接',
     'course.invite.copy': '复制链接',
@@ -264,6 +278,13 @@ export default {
     'course.delete': '删除课程',
     'course.deleteLabel': '要删除课程及其地图上的所有标记，请输入课程地址：{slug}',
     'course.deleted': '课程“{course}”已删除。',
+    'course.embed': '将地图嵌入课程网页',
+    'course.embed.text': '把这段代码粘贴到网页中：任何打开该网页的人都能看到地图，且内容实时更新。',
+    'course.embed.needsLink': '只有知道地址的任何人都能查看的地图，才能嵌入其他网页：请在“谁可以查看地图”中选择此项。',
+    'course.embed.label': '网页嵌入代码',
+    // A course's map on another site's page (an iframe).
+    'embed.open': '在 On The Map 中打开地图',
+    'embed.membersOnly': '这门课程的地图仅对课程成员开放。课程的教师可以将其设为知道地址的任何人均可查看。',
     // Joining a course by its invite link.
     'join.logInFirst': '登录或创建账号，即可加入课程“{course}”。',
     'join.joined': '你已加入“{course}”，这是它的地图。',
