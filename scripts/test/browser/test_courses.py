@@ -5,7 +5,7 @@ remembered; the instructor's class list shows who has posted; a post goes to the
 student's removal sends them back to the map they can see; a map made readable by link is framed
 on another site's page while the app itself refuses to be; the Hours tab shows the class by time
 zone and the hours that suit it. axe checks the new screens, in light
-and dark."""
+and dark; an instructor answers the reports on their course."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -200,3 +200,28 @@ class Courses(BrowserTest):
         self.assertTrue(all(window.text.endswith("suits 1 of 1") for window in windows), [w.text for w in windows])
         self.assertNotIn("null", self.by_id("course-content").text)
         self.axe("course hours")
+
+    def test_9_an_instructor_answers_the_reports_on_their_course(self):
+        def token(email):
+            status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": email, "password": PASSWORD}})
+            self.assertEqual(status, 200, body)
+            return body["session"]["id"]
+        listed = {pin["mapString"]: pin["objectId"] for pin in self.server.call("GET", "/c/geo101/v1/StudentLocation")[1]["results"]}
+        lima, accra = listed["Lima, Peru"], listed["Accra, Ghana"]
+        self.assertEqual(self.server.call("POST", "/v1/reports", {"objectId": lima, "reason": "wrong-place"}, token("ola.member@example.com"))[0], 201)
+        self.assertEqual(self.server.call("POST", "/v1/reports", {"objectId": accra, "reason": "spam"}, token(self.teacher))[0], 201)
+        self.log_in_afresh(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/reports")
+        item = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#course-content [data-object-id='{lima}']"))
+        self.assertIn("wrong place", item.text)
+        self.axe("course reports")
+        # Hiding the pin answers its reports: it leaves the list, and the course's map.
+        next(b for b in item.find_elements(By.TAG_NAME, "button") if b.text == "Hide").click()
+        self.course_status("hidden")
+        self.wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"#course-content [data-object-id='{lima}']"))
+        self.assertNotIn(lima, [pin["objectId"] for pin in self.server.call("GET", "/c/geo101/v1/StudentLocation")[1]["results"]])
+        item = self.driver.find_element(By.CSS_SELECTOR, f"#course-content [data-object-id='{accra}']")
+        next(b for b in item.find_elements(By.TAG_NAME, "button") if b.text == "Dismiss").click()
+        self.wait.until(lambda d: "No open reports." in d.find_element(By.ID, "course-content").text)
+        self.assertIn(accra, [pin["objectId"] for pin in self.server.call("GET", "/c/geo101/v1/StudentLocation")[1]["results"]])

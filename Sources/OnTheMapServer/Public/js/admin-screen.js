@@ -6,26 +6,21 @@
 import { adminApi } from './admin-api.js';
 import { errorMessage, hasPassword } from './api.js';
 import { el } from './dom.js';
-import { formatDate, formatList, msg, setText, t } from './i18n.js';
+import { formatDate, msg, setText, t } from './i18n.js';
 import { askForPassword } from './password-prompt.js';
 import { displayName } from './people.js';
+import { hideOrShow, pinSummary, reportedPins, wordFor } from './reported-pins.js';
 import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 
 const byId = (id) => document.getElementById(id);
 export const adminSections = ['reports', 'posts', 'accounts', 'log'];
 
-// The server's report reasons (ReportReason) and audit actions (AuditAction), with their words.
-const reasonKeys = {
-  spam: 'admin.reason.spam', offensive: 'admin.reason.offensive', 'personal-information': 'admin.reason.personalInformation',
-  'wrong-place': 'admin.reason.wrongPlace', other: 'admin.reason.other',
-};
+// The server's audit actions (AuditAction), with their words.
 const actionKeys = {
   'hide-location': 'admin.action.hideLocation', 'show-location': 'admin.action.showLocation', 'delete-location': 'admin.action.deleteLocation',
   'disable-account': 'admin.action.disableAccount', 'enable-account': 'admin.action.enableAccount', 'grant-admin': 'admin.action.grantAdmin',
   'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
 };
-/** A server word put into the page's (a reason or an action the page does not know yet stays as sent). */
-const wordFor = (keys, value) => (keys[value] ? t(keys[value]) : value);
 /** How long an admin's password reset link works (AdminService: 72 hours). */
 const RESET_LINK_HOURS = 72;
 
@@ -126,36 +121,18 @@ export class AdminScreen {
     return { result: await work() };
   }
 
-  pinSummary(pin) {
-    return el('div', { class: 'admin-pin' },
-      el('strong', {}, displayName(pin)), ` · ${pin.mapString}`,
-      pin.hidden ? el('span', { class: 'badge warn' }, t('admin.badge.hidden')) : null,
-      el('span', { class: 'admin-meta' }, pin.mediaURL));
-  }
-
   pinActions(pin) {
     const name = displayName(pin);
     return [
-      pin.hidden
-        ? this.action('admin.showAgain', () => adminApi.setHidden(pin.objectId, false), { done: msg('admin.shownAgain', { name }) })
-        : this.action('admin.hide', () => adminApi.setHidden(pin.objectId, true), { done: msg('admin.hidden', { name }) }),
+      hideOrShow(pin, adminApi.setHidden, (...args) => this.action(...args)),
       this.action('admin.delete', () => adminApi.deleteLocation(pin.objectId),
         { done: msg('admin.deleted', { name }), confirm: 'admin.confirmDelete', danger: true }),
     ];
   }
 
   async reports() {
-    const reported = await adminApi.reports();
-    if (reported.length === 0) return [el('p', { class: 'empty-state' }, t('admin.noReports'))];
-    return [el('ul', { class: 'admin-list', 'aria-label': t('admin.reportedPins') }, reported.map((item) => {
-      const reasons = formatList(item.reports.map((report) => wordFor(reasonKeys, report.reason)));
-      return el('li', { class: 'admin-item', 'data-object-id': item.objectId },
-        item.location ? this.pinSummary(item.location) : el('div', { class: 'admin-pin' }, t('admin.pinDeleted')),
-        el('p', { class: 'admin-meta' }, t('admin.reportCount', { count: item.reports.length, reasons })),
-        el('div', { class: 'admin-actions' },
-          item.location ? this.pinActions(item.location) : null,
-          this.action('admin.dismiss', () => adminApi.dismissReports(item.objectId), { done: msg('admin.dismissed') })));
-    }))];
+    return reportedPins(await adminApi.reports(),
+      { pinActions: (pin) => this.pinActions(pin), dismiss: adminApi.dismissReports, action: (...args) => this.action(...args) });
   }
 
   async posts() {
@@ -166,7 +143,7 @@ export class AdminScreen {
     const list = pins.length === 0
       ? el('p', { class: 'empty-state' }, t(this.hiddenOnly ? 'admin.noHiddenPins' : 'admin.noPosts'))
       : el('ul', { class: 'admin-list', 'aria-label': t('admin.posts') }, pins.map((pin) => el('li', { class: 'admin-item', 'data-object-id': pin.objectId },
-        this.pinSummary(pin), el('p', { class: 'admin-meta' }, t('admin.updated', { when: when(pin.updatedAt) })),
+        pinSummary(pin), el('p', { class: 'admin-meta' }, t('admin.updated', { when: when(pin.updatedAt) })),
         el('div', { class: 'admin-actions' }, this.pinActions(pin)))));
     return [filter, list];
   }

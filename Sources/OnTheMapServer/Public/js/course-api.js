@@ -14,6 +14,9 @@ export const courseApi = {
   roster: (course) => request('GET', at(course, '/v1/course/members')),
   add: (course, list, role = 'student') => request('POST', at(course, '/v1/course/members'), { body: { list, role } }),
   remove: (course, member) => request('DELETE', at(course, `/v1/course/members/${id(member)}`)),
+  reports: (course) => request('GET', at(course, '/v1/course/reports')).then((body) => body.results),
+  setHidden: (course, objectId, hidden) => request('PATCH', at(course, `/v1/course/locations/${id(objectId)}`), { body: { hidden } }),
+  dismissReports: (course, objectId) => request('POST', at(course, `/v1/course/reports/${id(objectId)}/dismiss`)),
   delete: (course, slug) => request('DELETE', at(course, `/v1/course?confirm=${id(slug)}`)),
   exportURL: (course, format) => at(course, `/v1/course/export?format=${format}`),
 };

@@ -1,5 +1,5 @@
-// A course's page for its instructors (#/course/{slug}/roster, …/hours, …/invite, …/settings): who
-// is in the class and who has posted, adding a class list, the class by time zone with the hours
+// A course's page for its instructors (#/course/{slug}/roster, …/reports, …/hours, …/invite,
+// …/settings): who is in the class and who has posted, adding a class list, the pins reported, the class by time zone with the hours
 // that suit it for a live session, the invite link with its QR code, and the course's settings,
 // export, embed code and deletion. The server decides who may (CourseAccess): anyone else
 // is told so, and nothing changes.
@@ -10,11 +10,12 @@ import { formatDate, msg, setText, t } from './i18n.js';
 import { knowCourses } from './loader.js';
 import { displayName } from './people.js';
 import { qrCode } from './qr-code.js';
+import { hideOrShow, reportedPins } from './reported-pins.js';
 import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 import { classHours, WAKING } from './class-hours.js';
 
 const byId = (id) => document.getElementById(id);
-export const courseSections = ['roster', 'hours', 'invite', 'settings'];
+export const courseSections = ['roster', 'reports', 'hours', 'invite', 'settings'];
 
 const when = (iso) => formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -43,7 +44,7 @@ export class CourseScreen {
       this.course = await courseApi.show(this.slug);
       byId('course-screen-title').textContent = this.course.title;
       const render = {
-        roster: () => this.roster(), hours: () => this.hours(), invite: () => this.invite(), settings: () => this.settings(),
+        roster: () => this.roster(), reports: () => this.reports(), hours: () => this.hours(), invite: () => this.invite(), settings: () => this.settings(),
       }[this.section];
       content.replaceChildren(...(await render()).filter(Boolean));
       content.dataset.section = this.section;
@@ -96,6 +97,15 @@ export class CourseScreen {
       el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, entry.email),
         { done: msg('course.roster.removed', { name: entry.email }), confirm: 'course.roster.confirmRemove', danger: true }))));
     return [summary, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
+  }
+
+  /** The course's reported pins: hide one (or show it again), or dismiss its reports. */
+  async reports() {
+    const action = (...args) => this.action(...args);
+    const setHidden = (objectId, hidden) => courseApi.setHidden(this.slug, objectId, hidden);
+    return reportedPins(await courseApi.reports(this.slug), {
+      pinActions: (pin) => [hideOrShow(pin, setHidden, action)], dismiss: (objectId) => courseApi.dismissReports(this.slug, objectId), action,
+    });
   }
 
   /** The students by time zone (from their pins' places) and the week's hours that suit most of them. */

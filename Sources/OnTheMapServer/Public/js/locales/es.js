@@ -233,7 +233,7 @@ export default {
     'courses.create': 'Crear el curso',
     'course.back': 'Tus cursos',
     'course.tabs.label': 'Secciones del curso',
-    // Four tabs side by side on a phone: keep them short.
+    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
     'course.tabs.roster': 'Clase',
     'course.tabs.hours': 'Horarios',
     'course.tabs.invite': 'Invitar',

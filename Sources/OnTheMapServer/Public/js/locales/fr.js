@@ -238,7 +238,7 @@ export default {
     'courses.create': 'Créer le cours',
     'course.back': 'Vos cours',
     'course.tabs.label': 'Sections du cours',
-    // Four tabs side by side on a phone: keep them short.
+    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
     'course.tabs.roster': 'Classe',
     'course.tabs.hours': 'Horaires',
     'course.tabs.invite': 'Inviter',

@@ -217,7 +217,7 @@ export default {
     'courses.create': 'कोर्स बनाएं',
     'course.back': 'आपके कोर्स',
     'course.tabs.label': 'कोर्स सेक्शन',
-    // Four tabs side by side on a phone: keep them short.
+    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
     'course.tabs.roster': 'क्लास',
     'course.tabs.hours': 'समय',
     'course.tabs.invite': 'इनवाइट',
