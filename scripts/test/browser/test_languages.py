@@ -122,6 +122,29 @@ class EveryLanguage(BrowserTest):
                 self.visible("app-screen")
                 self.driver.get(self.server.base + "/#/map")
 
+    def test_2b_the_course_pages_in_every_language(self):
+        status, _ = self.server.call("POST", "/v1/courses", {"slug": "lang101", "title": "Languages 101"}, self.token)
+        self.assertIn(status, (201, 409))
+        self.server.call("POST", "/c/lang101/v1/course/invite", {"enabled": True}, self.token)
+        self.open_app()
+        if self.shown_screen() == "login-screen":
+            self.log_in(self.email)
+        self.wait_for_map()
+        for code in LANGUAGES:
+            with self.subTest(code):
+                self.choose(code)
+                self.driver.get(self.server.base + "/#/courses")
+                self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#courses-list [data-course='lang101']"))
+                self.assert_fits(code, "courses")
+                for section in ("roster", "reports", "hours", "invite", "settings"):
+                    self.driver.get(self.server.base + f"/#/course/lang101/{section}")
+                    self.wait.until(lambda d, section=section: d.find_element(By.ID, "course-content").get_attribute("data-section") == section
+                                    and d.find_element(By.ID, "course-content").get_attribute("aria-busy") is None)
+                    self.assert_fits(code, f"course {section}")
+                if code == "de":
+                    self.screenshot("de-course-settings")
+        self.driver.get(self.server.base + "/#/map")
+
     def test_3_arabic_is_mirrored_and_its_map_is_not(self):
         self.open_app()
         self.choose("ar")

@@ -184,7 +184,8 @@ export class CourseScreen {
     return [
       el('p', {}, t('course.invite.text')),
       el('label', { for: 'invite-link' }, t('course.invite.label')),
-      el('input', { id: 'invite-link', readonly: true, value: link, translate: 'no', dir: 'ltr' }),
+      // A text area, not a field: the whole link shows, wrapped, on a phone too.
+      el('textarea', { id: 'invite-link', readonly: true, rows: 2, translate: 'no', dir: 'ltr' }, link),
       el('div', { class: 'course-actions' }, copy,
         this.action('course.invite.renew', () => courseApi.setInvite(this.slug, { new: true }),
           { done: msg('course.invite.renewed'), confirm: 'course.invite.confirmRenew' }),

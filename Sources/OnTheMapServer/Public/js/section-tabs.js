@@ -30,6 +30,8 @@ export function selectSectionTab(prefix, sections, section) {
     const tab = byId(`${prefix}-tab-${name}`);
     tab.setAttribute('aria-selected', String(name === section));
     tab.tabIndex = name === section ? 0 : -1;
+    // A row wider than a phone scrolls: the selected tab is brought into it.
+    if (name === section && tab.scrollIntoView) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 }
 
