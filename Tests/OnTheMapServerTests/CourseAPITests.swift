@@ -172,6 +172,18 @@ import Testing
         }
     }
 
+    @Test func approvalBeforePinsShowIsRefusedUntilItIsBuilt() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher)
+            let asked = try await server.send(.patch, "/c/cs101/v1/course", body: #"{"approvalRequired": true}"#, headers: teacher.bearerHeader)
+            #expect(asked.status == .badRequest)
+            #expect(try asked.object()["parameter"] as? String == "approvalRequired")
+            #expect(try await server.send(.get, "/c/cs101/v1/course", headers: teacher.bearerHeader).object()["approvalRequired"] as? Bool == false)
+            #expect(try await server.send(.patch, "/c/cs101/v1/course", body: #"{"approvalRequired": false}"#, headers: teacher.bearerHeader).status == .ok)
+        }
+    }
+
     @Test func theInviteLinkOpensTheAppsJoinScreen() async throws {
         try await TestServer.run { server in
             let teacher = try await server.signUp()

@@ -9,29 +9,29 @@ import Testing
 @Suite struct LatestListCacheTests {
     /// Counts the rebuilds of each course's list.
     final class Builds: Sendable {
-        private let counts = NIOLockedValueBox<[CourseID: Int]>([:])
-        func build(_ course: CourseID) -> @Sendable () async throws -> ByteBuffer {
+        private let counts = NIOLockedValueBox<[LatestListCache.Key: Int]>([:])
+        func build(_ course: LatestListCache.Key) -> @Sendable () async throws -> ByteBuffer {
             { [counts] in
                 let count = counts.withLockedValue { counts in
                     counts[course, default: 0] += 1
                     return counts[course]!
                 }
-                return ByteBuffer(string: "{\"course\":\(course.rawValue),\"build\":\(count)}")
+                return ByteBuffer(string: "{\"course\":\(course.course.rawValue),\"names\":\"\(course.names)\",\"build\":\(count)}")
             }
         }
-        func count(_ course: CourseID) -> Int { counts.withLockedValue { $0[course] ?? 0 } }
+        func count(_ course: LatestListCache.Key) -> Int { counts.withLockedValue { $0[course] ?? 0 } }
     }
 
-    let a = CourseID(rawValue: 1), b = CourseID(rawValue: 2), c = CourseID(rawValue: 3)
+    let a = LatestListCache.Key(CourseID(rawValue: 1)), b = LatestListCache.Key(CourseID(rawValue: 2)), c = LatestListCache.Key(CourseID(rawValue: 3))
 
     @Test func aChangeEmptiesOnlyItsCoursesList() async throws {
         let cache = LatestListCache(capacity: 10), builds = Builds()
         let first = try await cache.get(a, build: builds.build(a))
         _ = try await cache.get(b, build: builds.build(b))
-        #expect(String(buffer: first.body) == "{\"course\":1,\"build\":1}")
+        #expect(String(buffer: first.body) == "{\"course\":1,\"names\":\"full\",\"build\":1}")
         #expect(cache.current(b) != nil && cache.current(c) == nil)
 
-        cache.invalidate(a)
+        cache.invalidate(a.course)
         #expect(cache.current(a) == nil && cache.current(b) != nil, "a change in one course keeps the other's list")
         _ = try await cache.get(a, build: builds.build(a))
         _ = try await cache.get(b, build: builds.build(b))
@@ -56,10 +56,21 @@ import Testing
     @Test func aRebuildThatRacedWithAChangeIsServedButNotKept() async throws {
         let cache = LatestListCache(capacity: 10)
         let entry = try await cache.get(a) {
-            cache.invalidate(a)
+            cache.invalidate(a.course)
             return ByteBuffer(string: "{\"stale\":true}")
         }
         #expect(String(buffer: entry.body) == "{\"stale\":true}")
         #expect(cache.current(a) == nil)
+    }
+
+    @Test func eachAudiencesListIsKeptApartAndAChangeEmptiesBoth() async throws {
+        let cache = LatestListCache(capacity: 10), builds = Builds()
+        let initials = LatestListCache.Key(a.course, names: .initials)
+        let full = try await cache.get(a, build: builds.build(a))
+        let short = try await cache.get(initials, build: builds.build(initials))
+        #expect(full.etag != short.etag)
+        #expect(cache.current(a)?.etag == full.etag && cache.current(initials)?.etag == short.etag)
+        cache.invalidate(a.course)
+        #expect(cache.current(a) == nil && cache.current(initials) == nil)
     }
 }

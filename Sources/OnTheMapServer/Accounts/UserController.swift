@@ -16,7 +16,13 @@ struct UserController: Sendable {
         guard let (account, isSelf) = try await resolve(context.parameters.get("id") ?? "", context: context) else {
             throw APIError.notFound("No user with that id.")
         }
-        let profile = UserProfile(account: account, showEmail: isSelf)
+        var shown = account
+        // A course that shows non-members initials shows them initials here too.
+        if !isSelf, try await NamesForReader.names(context) == .initials {
+            shown.firstName = Course.NamesShown.initial(of: account.firstName)
+            shown.lastName = Course.NamesShown.initial(of: account.lastName)
+        }
+        let profile = UserProfile(account: shown, showEmail: isSelf)
         return legacy
             ? try JSONResponse.make(LegacyUserResponse(profile: profile))
             : try JSONResponse.make(V1UserResponse(profile: profile))

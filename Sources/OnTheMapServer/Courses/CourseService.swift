@@ -70,7 +70,9 @@ public struct CourseService: Sendable {
         if let title = settings.title { changed.title = try Course.title(title) }
         if let visibility = settings.visibility { changed.visibility = visibility }
         if let namesShown = settings.namesShown { changed.namesShown = namesShown }
-        if let approvalRequired = settings.approvalRequired { changed.approvalRequired = approvalRequired }
+        // Approval before a pin shows is not built yet (issue 42): a course asking for it would
+        // show every pin at once while its instructor believed otherwise, so it is refused.
+        if settings.approvalRequired == true { throw APIError.validation("approvalRequired", "Approving pins before they show is not available yet.") }
         if let archived = settings.archived, archived != course.isArchived {
             if course.id == .default { throw APIError.defaultCourseStays }
             changed.archivedAt = archived ? clock.nowMillis() : nil

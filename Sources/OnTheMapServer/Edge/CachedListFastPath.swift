@@ -10,7 +10,7 @@ import Synchronization
 /// request to the router: every app asks for it on start and on every refresh, and the hand-over
 /// to Swift concurrency and back costs more than the rest of the answer (BENCHMARKS.md, "The HTTP
 /// edge"). Only a plain `GET` of a list path (at the root, or under `/c/{slug}` for a course the
-/// directory remembers and anyone may read) whose query means the default list (none, or
+/// directory remembers, anyone may read, and that shows everyone full names) whose query means the default list (none, or
 /// `limit=100&order=-updatedAt` as the apps send it) with no body is taken, and only while the
 /// cache holds the list and no earlier request on the connection is still being answered
 /// (responses leave in request order). Everything else goes to the router as before. The answer is
@@ -114,12 +114,14 @@ final class CachedListFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard path.hasPrefix("/c/"), let slash = path.dropFirst(3).firstIndex(of: "/"),
               let family = source.listPaths[String(path[slash...])],
               let slug = CourseSlug(rawValue: String(path[path.index(path.startIndex, offsetBy: 3)..<slash])),
-              case .some(.some(let course)) = source.courses.remembered(slug), course.isReadableByAnyone else { return nil }
+              case .some(.some(let course)) = source.courses.remembered(slug), course.isReadableByAnyone,
+              // Whose names a reader sees there depends on who they are: the router asks.
+              course.namesShown == .full else { return nil }
         return ListPath(course: course.id, family: family, route: CourseMount.namedRoutePrefix + path[slash...])
     }
 
     private func answer(_ head: HTTPRequest, list: ListPath, started: NIODeadline, context: ChannelHandlerContext) {
-        guard let entry = source.cache.current(list.course) else {
+        guard let entry = source.cache.current(.init(list.course)) else {
             // Not cached (the first request after a change): the router answers, and fills the cache.
             withRouter += 1
             context.fireChannelRead(wrapInboundOut(.head(head)))

@@ -42,7 +42,10 @@ struct LiveEventsController: Sendable {
         // The default course at today's paths is anyone's to read, always.
         var access: LiveStreamAccess?
         if let mounted = context.facts.mountedCourse {
-            access = LiveStreamAccess(course: mounted, reader: try await context.caller()?.account, rules: rules, directory: directory)
+            let caller = try await context.caller()
+            access = LiveStreamAccess(
+                course: mounted, reader: caller?.account, names: try await NamesForReader.names(in: mounted, caller: caller), rules: rules,
+                directory: directory)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody { [self, access] writer in
             try await run(course, access: access, resumingAfter: resumeAfter, address: address, clientGone: clientGone, writer: &writer)
@@ -59,6 +62,8 @@ struct LiveEventsController: Sendable {
     ) async throws {
         guard let slot = try? admission.open(for: address) else { return try await writer.finish(nil) }
         defer { slot.close() }
+        // Whose names the reader sees: fixed for the stream (a change of it ends the stream, `LiveStreamAccess`).
+        let names = access?.names ?? .full
         // The database going away after the check in `stream`: past the 200, the stream can only say so.
         let databaseAway = ServerSentEvent.reconnect(reason: "database unavailable")
         let subscription: LocationEventHub.Subscription
@@ -72,7 +77,7 @@ struct LiveEventsController: Sendable {
         clientGone?.whenComplete { _ in subscription.cancel() }
         let opening: (text: String, lastID: Int64)
         do {
-            opening = try await self.opening(of: course, resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+            opening = try await self.opening(of: course, names: names, resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
         } catch StoreError.unavailable {
             try await writer.write(ByteBuffer(string: databaseAway))
             return try await writer.finish(nil)
@@ -102,7 +107,7 @@ struct LiveEventsController: Sendable {
                 }
                 try await writer.write(ByteBuffer(string: ServerSentEvent.heartbeat))
             case .event(let event) where event.id > lastSent:
-                try await writer.write(ByteBuffer(string: ServerSentEvent.frame(for: event)))
+                try await writer.write(ByteBuffer(string: ServerSentEvent.frame(for: event, names: names)))
                 lastSent = event.id
             case .event:
                 continue
@@ -117,13 +122,15 @@ struct LiveEventsController: Sendable {
 
     /// What the stream starts with: the retry delay, the events the client missed (or `reload`),
     /// then `ready` with the id the client is now at.
-    private func opening(of course: CourseID, resumingAfter resume: Int64?, publishedUpTo: Int64) async throws -> (text: String, lastID: Int64) {
+    private func opening(
+        of course: CourseID, names: Course.NamesShown, resumingAfter resume: Int64?, publishedUpTo: Int64
+    ) async throws -> (text: String, lastID: Int64) {
         var text = "retry: \(settings.retryMilliseconds)\n\n"
         var lastID = publishedUpTo
         if let resume {
             switch try await missedEvents(of: course, after: resume) {
             case .events(let missed):
-                for event in missed { text += ServerSentEvent.frame(for: event) }
+                for event in missed { text += ServerSentEvent.frame(for: event, names: names) }
                 // Read from the log, which may be ahead of this instance's hub for a moment: the
                 // live events skip what the opening has sent.
                 lastID = max(publishedUpTo, resume, missed.last?.id ?? 0)
@@ -185,12 +192,24 @@ enum ServerSentEvent {
         "id: \(id)\nevent: \(name)\ndata: \(data)\n\n"
     }
 
-    /// A location event: the location as the list shows it, or its objectId when deleted; for a
-    /// new epoch (the data was replaced), `reload`.
-    static func frame(for event: LocationEvent) -> String {
+    /// A location event: the location as the list shows it (to a reader who sees `names`), or its
+    /// objectId when deleted; for a new epoch (the data was replaced), `reload`.
+    static func frame(for event: LocationEvent, names: Course.NamesShown = .full) -> String {
         if event.kind == .reload { return frame(name: "reload", id: event.id, data: replacedReason) }
-        let data = event.payload ?? #"{"objectId":\#(LocationJSON.quoted(event.objectId))}"#
-        return frame(name: event.kind.rawValue, id: event.id, data: data)
+        guard let payload = event.payload else {
+            return frame(name: event.kind.rawValue, id: event.id, data: #"{"objectId":\#(LocationJSON.quoted(event.objectId))}"#)
+        }
+        return frame(name: event.kind.rawValue, id: event.id, data: names == .initials ? withInitials(payload) : payload)
+    }
+
+    /// A location's JSON with the names cut to initials and no `uniqueKey`, as
+    /// `StudentLocation.withInitials` gives it; a payload that is not an object is left as it is.
+    static func withInitials(_ payload: String) -> String {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] else { return payload }
+        for key in ["firstName", "lastName"] { object[key] = Course.NamesShown.initial(of: object[key] as? String ?? "") }
+        object["uniqueKey"] = ""
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return payload }
+        return String(decoding: data, as: UTF8.self)
     }
 
     static let replacedReason = #"{"reason":"the data was replaced (a restore, a copy or an import)"}"#

@@ -4,7 +4,9 @@ import OnTheMapModel
 /// access check ran once, when it opened, and a stream lasts for hours. A course made members-only
 /// (on any instance: the directory reads it again within seconds), or a reader taken out of it,
 /// stops reaching them by the next heartbeat: the stream ends with `reconnect`, and opening it
-/// again is refused as any request would be. A deleted course's streams end with `reload`.
+/// again is refused as any request would be. So does a change of the names the reader sees
+/// (`namesShown`): the stream opened again carries them as they are now. A deleted course's
+/// streams end with `reload`.
 struct LiveStreamAccess: Sendable {
     enum Answer: Sendable {
         case allowed
@@ -16,13 +18,17 @@ struct LiveStreamAccess: Sendable {
     let course: Course
     /// Who opened it; nil for nobody logged in.
     let reader: Account?
+    /// The names the reader sees on the stream (`NamesForReader`), as when it opened.
+    let names: Course.NamesShown
     let rules: CourseAccess
     let directory: CourseDirectory
 
     func ask() async -> Answer {
         do {
             guard let now = try await directory.course(course.slug), now.id == course.id else { return .courseDeleted }
-            return try await rules.may(.read, on: now, account: reader) ? .allowed : .refused
+            guard try await rules.may(.read, on: now, account: reader) else { return .refused }
+            // Names shown otherwise than at the opening: open again (for a member, nothing changes).
+            return now.namesShown == course.namesShown ? .allowed : .refused
         } catch {
             // The database away: the stream goes on, and the hub's own fault handling says so.
             return .allowed

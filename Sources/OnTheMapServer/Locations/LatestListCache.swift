@@ -10,6 +10,18 @@ import OnTheMapModel
 /// course's is read on demand and takes the place of the one read longest ago, so the memory held
 /// is bounded whatever the number of courses (`onthemap_list_cache_lists` and `_bytes` say how much).
 final class LatestListCache: Sendable {
+    /// A course's list as one audience reads it: with full names, or with initials only (readers who
+    /// are not members of a course that shows them initials, `NamesForReader`).
+    struct Key: Hashable, Sendable {
+        let course: CourseID
+        let names: Course.NamesShown
+
+        init(_ course: CourseID, names: Course.NamesShown = .full) {
+            self.course = course
+            self.names = names
+        }
+    }
+
     struct Entry: Sendable {
         let body: ByteBuffer
         let etag: String
@@ -32,7 +44,7 @@ final class LatestListCache: Sendable {
     private struct State {
         /// Counts reads and changes: the order of slots' making and reading.
         var tick: UInt64 = 0
-        var slots: [CourseID: Slot] = [:]
+        var slots: [Key: Slot] = [:]
     }
 
     let capacity: Int
@@ -48,15 +60,19 @@ final class LatestListCache: Sendable {
     func invalidate(_ course: CourseID?) {
         let size = state.withLockedValue { state in
             state.tick += 1
-            if let course { state.slots[course] = nil } else { state.slots.removeAll() }
+            if let course {
+                for names in Course.NamesShown.allCases { state.slots[Key(course, names: names)] = nil }
+            } else {
+                state.slots.removeAll()
+            }
             return Self.size(of: state)
         }
         ServiceMetrics.listCacheSize(lists: size.lists, bytes: size.bytes)
     }
 
-    /// `course`'s cached entry if there is one, without waiting: the edge answers from it on the
+    /// The list's cached entry if there is one, without waiting: the edge answers from it on the
     /// event loop. Counted as a hit when there is one; when not, the router's `get` counts the request.
-    func current(_ course: CourseID) -> Entry? {
+    func current(_ course: Key) -> Entry? {
         let entry = state.withLockedValue { state -> Entry? in
             guard let slot = state.slots.index(forKey: course), let entry = state.slots.values[slot].entry else { return nil }
             state.tick += 1
@@ -67,10 +83,10 @@ final class LatestListCache: Sendable {
         return entry
     }
 
-    /// `course`'s cached entry, or the one a rebuild started since its last change produces;
-    /// starts that rebuild with `build` if none runs. A rebuild that raced with a change is served
-    /// but not kept.
-    func get(_ course: CourseID, build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {
+    /// The list's cached entry, or the one a rebuild started since its course's last change
+    /// produces; starts that rebuild with `build` if none runs. A rebuild that raced with a change
+    /// is served but not kept.
+    func get(_ course: Key, build: @escaping @Sendable () async throws -> ByteBuffer) async throws -> Entry {
         let (cached, rebuild, generation) = state.withLockedValue { state -> (Entry?, Task<Entry, any Error>?, UInt64) in
             state.tick += 1
             let now = state.tick

@@ -28,18 +28,23 @@ struct LocationService: Sendable {
         case cached(LatestListCache.Entry)
     }
 
-    /// The encoded `{"results": [...]}` (with `count` when asked) for `query` in `course`.
-    /// Reads run in the lane their cost calls for; a cache hit reads nothing.
-    func list(_ query: LocationQuery, in course: CourseID) async throws -> ListAnswer {
+    /// The encoded `{"results": [...]}` (with `count` when asked) for `query` in `course`, with the
+    /// students' `names` as the reader sees them (`NamesForReader`). Reads run in the lane their
+    /// cost calls for; a cache hit reads nothing.
+    func list(_ query: LocationQuery, in course: CourseID, names: Course.NamesShown = .full) async throws -> ListAnswer {
         if query.isDefaultList {
-            return .cached(try await cache.get(course) { [self] in try await read(query, in: course) })
+            return .cached(try await cache.get(.init(course, names: names)) { [self] in try await read(query, in: course, names: names) })
         }
-        return .page(try await read(query, in: course))
+        return .page(try await read(query, in: course, names: names))
     }
 
     /// The encoded page, read in the query's lane.
-    private func read(_ query: LocationQuery, in course: CourseID) async throws -> ByteBuffer {
-        try await lanes.lane(for: query).run { Self.encode(try await store.locations(query, in: course)) }
+    private func read(_ query: LocationQuery, in course: CourseID, names: Course.NamesShown) async throws -> ByteBuffer {
+        try await lanes.lane(for: query).run {
+            var page = try await store.locations(query, in: course)
+            if names == .initials { page.results = page.results.map { $0.withInitials() } }
+            return Self.encode(page)
+        }
     }
 
     /// A location of `course` as the public sees it: a hidden one is not there, nor another course's.

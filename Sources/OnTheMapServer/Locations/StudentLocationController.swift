@@ -20,10 +20,11 @@ struct StudentLocationController: Sendable {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try LocationQuery.parse(QueryString.parse(request.uri.query), maxLimit: service.maxListLimit, maxSkip: service.maxSkip)
+        let names = try await NamesForReader.names(context)
         // An expensive query is stopped, running or waiting in its lane, when its client goes.
         let answer = query.isIndexed
-            ? try await service.list(query, in: context.course)
-            : try await context.untilClientLeaves { [service] in try await service.list(query, in: context.course) }
+            ? try await service.list(query, in: context.course, names: names)
+            : try await context.untilClientLeaves { [service] in try await service.list(query, in: context.course, names: names) }
         switch answer {
         case .page(let body):
             return JSONResponse.raw(body)
@@ -44,7 +45,8 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(try await service.location(objectId: try objectId(context), in: context.course))
+        let location = try await service.location(objectId: try objectId(context), in: context.course)
+        return try JSONResponse.make(NamesForReader.shown(location, as: try await NamesForReader.names(context)))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
