@@ -10,10 +10,12 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     public static let fields = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL",
                                 "latitude", "longitude", "createdAt", "updatedAt"]
 
-    /// What the file starts with.
-    public var header: String {
+    /// What the file starts with. A GeoJSON file names the course whose map it is (a foreign
+    /// member, `"course"`, which map tools ignore): `onthemap import` refuses to put it into another
+    /// course unless told to. CSV and JSON lines stay the plain rows they have always been.
+    public func header(course: CourseSlug? = nil) -> String {
         switch self {
-        case .geojson: #"{"type":"FeatureCollection","features":["#
+        case .geojson: #"{"type":"FeatureCollection","# + (course.map { #""course":"\#($0.rawValue)","# } ?? "") + #""features":["#
         case .csv: Self.fields.joined(separator: ",") + "\r\n"
         case .jsonl: ""
         }

@@ -21,6 +21,9 @@ public enum LocationImport {
         public let format: String
         public let rows: [Row]
         public let problems: [Problem]
+        /// The course a GeoJSON export names as the map it is (`ExportFormat.header(course:)`);
+        /// nil for a file that names none.
+        public var course: String? = nil
     }
 
     /// Every location in `data`; `now` dates those the file leaves undated.
@@ -31,9 +34,11 @@ public enum LocationImport {
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{feff}" }
         let records: [(place: String, value: Result<JSONValue, Problem>)]
         let format: String
+        var course: String?
         if trimmed.first == "{", let document = JSONValue.parse(Array(trimmed.utf8)), let members = document.object,
            members["type"] == .string("FeatureCollection") || members["results"] != nil {
             (format, records) = members["results"] != nil ? ("Parse export", parseResults(members)) : ("GeoJSON", features(members))
+            if case .string(let named)? = members["course"] { course = named }
         } else if trimmed.first == "{", let firstLine = trimmed.split(separator: "\n", maxSplits: 1).first,
                   JSONValue.parse(Array(firstLine.utf8))?.object != nil {
             (format, records) = ("JSON lines", jsonLines(text))
@@ -60,7 +65,10 @@ public enum LocationImport {
             }
         }
         if records.isEmpty, problems.isEmpty { problems.append(Problem(place: "the file", message: "holds no locations")) }
-        return Reading(format: format, rows: rows, problems: problems)
+        if let course, CourseSlug(rawValue: course) == nil {
+            problems.append(Problem(place: "the file", message: "names the course \"\(course)\", which is not a course's address"))
+        }
+        return Reading(format: format, rows: rows, problems: problems, course: course)
     }
 
     /// One record checked: the API's rules for the fields, plus the stored ones an export carries.

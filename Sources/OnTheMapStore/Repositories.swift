@@ -316,14 +316,15 @@ public enum AccountChange: Sendable, Equatable {
 }
 
 extension LocationStore {
-    /// Every visible location of `course` as `format`, handed to `write` a page of text at a time
-    /// (header, pages, footer): an export of any size in constant memory. Returns how many locations.
+    /// Every visible location of `course` (named `slug` in the file, when given) as `format`,
+    /// handed to `write` a page of text at a time (header, pages, footer): an export of any size in
+    /// constant memory. Returns how many locations.
     @discardableResult
     public func export(
-        _ course: CourseID, as format: ExportFormat, pageSize: Int = 1000, to write: (String) async throws -> Void
+        _ course: CourseID, named slug: CourseSlug? = nil, as format: ExportFormat, pageSize: Int = 1000, to write: (String) async throws -> Void
     ) async throws -> Int {
         var count = 0
-        try await write(format.header)
+        try await write(format.header(course: slug))
         var after: String?
         while true {
             let page = try await locations(in: course, after: after, limit: pageSize)

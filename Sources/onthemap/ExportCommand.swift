@@ -49,7 +49,8 @@ struct ExportCommand: AsyncParsableCommand {
         let chosen = chosenFormat
         let exportAll = { (engine: any DatabaseEngine, write: (String) async throws -> Void) async throws -> Int in
             if accounts { return try await engine.store.exportAccounts(as: chosen, to: write) }
-            return try await engine.store.export(try await CourseOption.course(course, in: engine.store), as: chosen, to: write)
+            let slug = CourseSlug(rawValue: course ?? "default")
+            return try await engine.store.export(try await CourseOption.course(course, in: engine.store), named: slug, as: chosen, to: write)
         }
         if let output, FileManager.default.fileExists(atPath: output) {
             throw CommandFailure("export: \(output) already exists")

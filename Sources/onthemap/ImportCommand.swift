@@ -15,7 +15,8 @@ struct ImportCommand: AsyncParsableCommand {
             added in one transaction. objectId and dates are kept when the file has them; a location whose objectId \
             the database already holds refuses the import. The locations go to the default course unless --course \
             names another. A location belongs to the account whose key is its uniqueKey if that account exists and \
-            has no pin in the course yet; otherwise it is stored without an owner.
+            has no pin in the course yet; otherwise it is stored without an owner. A GeoJSON export names its \
+            course: it goes into that course only, unless --any-course says another course is meant.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -26,6 +27,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The course to add them to (its slug; default: the default course).", valueName: "slug"))
     var course: String?
 
+    @Flag(help: "Import a GeoJSON export that names another course into --course's (or the default) course all the same.")
+    var anyCourse = false
+
     static let problemsShown = 50
 
     func run() async throws {
@@ -35,6 +39,13 @@ struct ImportCommand: AsyncParsableCommand {
             let shown = reading.problems.prefix(Self.problemsShown).map { "  \($0)" }.joined(separator: "\n")
             let more = reading.problems.count > Self.problemsShown ? "\n  … and \(reading.problems.count - Self.problemsShown) more" : ""
             throw CommandFailure("import: \(file) (\(reading.format)) has \(reading.problems.count) rejected row(s); nothing was imported:\n\(shown)\(more)")
+        }
+        // The file says whose map it is: put into another course by mistake, it would mix two classes.
+        let target = course ?? "default"
+        if let named = reading.course, named != target, !anyCourse {
+            throw CommandFailure(
+                "import: \(file) is the map of the course \(named), not of \(target); nothing was imported. "
+                    + "Import it with --course \(named), or add --any-course to put it into \(target) all the same.")
         }
         var logger = Logger(label: "onthemap")
         logger.logLevel = .warning

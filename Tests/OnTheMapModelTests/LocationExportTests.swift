@@ -12,17 +12,19 @@ import Testing
         let row = ExportFormat.csv.entry(Self.ada, first: true)
         #expect(row == "abc123,u1,Ada,\"King, \"\"Lovelace\"\"\",\"'=London\nUK\",https://example.com/ada,51.5,-0.125,"
             + "2023-11-14T22:13:20.123Z,2023-11-14T22:13:20.456Z\r\n")
-        #expect(ExportFormat.csv.header == "objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt\r\n")
+        #expect(ExportFormat.csv.header() == "objectId,uniqueKey,firstName,lastName,mapString,mediaURL,latitude,longitude,createdAt,updatedAt\r\n")
         for start in ["+1", "-1", "@x", "\tx"] { #expect(ExportFormat.textCell(start) == "'" + start) }
         #expect(ExportFormat.textCell("Seattle, WA") == "\"Seattle, WA\"")
         #expect(ExportFormat.textCell("Paris") == "Paris")
     }
 
     @Test func geoJSONIsAFeatureCollectionOfPoints() throws {
-        let text = ExportFormat.geojson.header + ExportFormat.geojson.entry(Self.ada, first: true)
+        let text = ExportFormat.geojson.header(course: CourseSlug(rawValue: "cs101")) + ExportFormat.geojson.entry(Self.ada, first: true)
             + ExportFormat.geojson.entry(Self.ada, first: false) + ExportFormat.geojson.footer
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(document["type"] as? String == "FeatureCollection")
+        #expect(document["course"] as? String == "cs101", "the map's course, for the import to check")
+        #expect(!ExportFormat.geojson.header().contains("course"))
         let features = try #require(document["features"] as? [[String: Any]])
         #expect(features.count == 2)
         let geometry = try #require(features[0]["geometry"] as? [String: Any])

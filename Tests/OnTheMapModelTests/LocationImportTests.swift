@@ -18,7 +18,7 @@ import Testing
     @Test func anExportReadsBackAsTheSameLocations() {
         let ada = LocationExportTests.ada
         for format in ExportFormat.allCases {
-            let text = format.header + format.entry(ada, first: true) + format.footer
+            let text = format.header() + format.entry(ada, first: true) + format.footer
             let reading = LocationImport.read(Data(text.utf8), now: 0)
             #expect(reading.problems.isEmpty, "\(format)")
             #expect(reading.rows.map(\.location) == [ada], "\(format)")
@@ -50,7 +50,7 @@ import Testing
         var grace = LocationExportTests.ada
         grace.objectId = "grace00001"
         grace.updatedAt += 123_456
-        let head = format.header + format.entry(LocationExportTests.ada, first: true)
+        let head = format.header() + format.entry(LocationExportTests.ada, first: true)
         let text = head + format.entry(grace, first: false) + format.footer
         #expect(LocationImport.read(Data(text.utf8), now: 0).rows.count == 2)
         let bytes = Array(text.utf8)
@@ -104,5 +104,16 @@ import Testing
         #expect(LocationImport.undefused("'=SUM(A1)") == "=SUM(A1)")
         #expect(LocationImport.undefused("'Twas") == "'Twas")
         #expect(LocationImport.undefused("'") == "'")
+    }
+
+    @Test func aGeoJSONExportSaysWhoseMapItIs() {
+        let format = ExportFormat.geojson
+        let named = format.header(course: CourseSlug(rawValue: "cs101")) + format.entry(LocationExportTests.ada, first: true) + format.footer
+        #expect(LocationImport.read(Data(named.utf8), now: 0).course == "cs101")
+        let unnamed = format.header() + format.entry(LocationExportTests.ada, first: true) + format.footer
+        #expect(LocationImport.read(Data(unnamed.utf8), now: 0).course == nil)
+        let odd = named.replacingOccurrences(of: #""course":"cs101""#, with: #""course":"CS 101""#)
+        let reading = LocationImport.read(Data(odd.utf8), now: 0)
+        #expect(reading.problems.map(\.message) == [#"names the course "CS 101", which is not a course's address"#])
     }
 }

@@ -192,6 +192,11 @@ expect_success "course members shows who has posted" "ada@example.com.*instructo
 expect_failure "export names a course that is not there" "no course has the slug nope" "$binary" export --course nope "${courses[@]}"
 expect_failure "import names a course that is not there, and imports nothing" "no course has the slug nope" \
     "$binary" import --course nope "$work/course.jsonl" "${courses[@]}"
+"$binary" export --course cs101-spring --output "$work/course.geojson" "${courses[@]}" >/dev/null 2>&1
+expect_failure "a GeoJSON export names its course: imported into another course, nothing is" "is the map of the course cs101-spring, not of default" \
+    "$binary" import "$work/course.geojson" "${courses[@]}"
+expect_failure "--any-course puts it into another course all the same (here refused for its objectIds, which are taken)" "already holds 1 of these objectIds" \
+    "$binary" import --any-course "$work/course.geojson" "${courses[@]}"
 expect_success "course archive makes the map read-only" "archived: its map is read-only" "$binary" course archive cs101-spring "${courses[@]}"
 expect_failure "course delete needs the slug confirmed" "confirm by giving its address" "$binary" course delete cs101-spring --confirm cs101 "${courses[@]}"
 expect_success "course delete deletes the course with its pins" "Deleted course cs101-spring" "$binary" course delete cs101-spring --confirm cs101-spring "${courses[@]}"

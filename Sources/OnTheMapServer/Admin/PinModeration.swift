@@ -57,9 +57,9 @@ struct PinModeration: Sendable {
         }
         headers[.contentDisposition] = "attachment; filename=\"\(name).\(format.rawValue)\""
         headers[.cacheControl] = "no-store"
-        let course = context.course
+        let course = context.course, slug = context.facts.mountedCourse?.slug ?? CourseSlug(rawValue: "default")
         return Response(status: .ok, headers: headers, body: ResponseBody { [locations] writer in
-            try await locations.export(course, as: format) { try await writer.write(ByteBuffer(string: $0)) }
+            try await locations.export(course, named: slug, as: format) { try await writer.write(ByteBuffer(string: $0)) }
             try await writer.finish(nil)
         })
     }
