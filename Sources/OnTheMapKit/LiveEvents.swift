@@ -89,7 +89,8 @@ public struct LiveEvents: AsyncSequence, Sendable {
                     failures += 1
                     return reconnecting(after: (error.retryAfter ?? .zero) + backoff)
                 case .cancelled, .invalid, .notLoggedIn, .forbidden, .notFound, .unexpectedAnswer, .wrongCredentials,
-                     .accountDisabled, .notOwner, .emailTaken, .duplicateRequest, .tooLarge, .sessionStorage:
+                     .accountDisabled, .notOwner, .emailTaken, .duplicateRequest, .tooLarge, .sessionStorage,
+                     .courseNotFound, .notACourseMember, .courseArchived, .inviteNotValid, .courseSlugTaken:
                     throw error
                 }
             }

@@ -13,13 +13,23 @@ internal import OpenAPIURLSession
 /// Every call throws ``OnTheMapError``. The session is kept in the ``SessionStore`` given (in
 /// memory unless told otherwise) and sent as a bearer token. Writes carry an `Idempotency-Key`, so a
 /// write whose answer was lost is sent again once and done once.
+///
+/// A client uses the server's default course until pointed at another with ``course(_:)``, or
+/// made with a course's address as its base URL (`https://map.example.edu/c/cs101/`): see
+/// <doc:UsingCourses>.
 public struct OnTheMapClient: Sendable {
+    /// The server's address: its root, without a course's path or a trailing slash.
     public let baseURL: URL
+    /// The course whose map the calls use (its slug), or nil for the default course at the root paths.
+    public let courseSlug: String?
     public let sessionStore: any SessionStore
     /// The generated client, for the calls.
     let api: Client
     /// The same operations over a transport that hands the body over as it arrives: the event stream.
     let streaming: Client
+    /// What the clients were made with, to make the same client for another course.
+    private let transport: any ClientTransport
+    private let eventStreamTransport: any ClientTransport
 
     /// A client over URLSession (FoundationNetworking on Linux).
     public init(baseURL: URL, sessionStore: any SessionStore = InMemorySessionStore()) {
@@ -33,12 +43,37 @@ public struct OnTheMapClient: Sendable {
         baseURL: URL, transport: any ClientTransport, eventStreamTransport: (any ClientTransport)? = nil,
         sessionStore: any SessionStore = InMemorySessionStore()
     ) {
-        self.baseURL = baseURL
+        self.init(address: ServerAddress(baseURL), transport: transport, eventStreamTransport: eventStreamTransport ?? transport,
+                  sessionStore: sessionStore)
+    }
+
+    private init(
+        address: ServerAddress, transport: any ClientTransport, eventStreamTransport: any ClientTransport, sessionStore: any SessionStore
+    ) {
+        baseURL = address.root
+        courseSlug = address.course
         self.sessionStore = sessionStore
+        self.transport = transport
+        self.eventStreamTransport = eventStreamTransport
+        let course: [any ClientMiddleware] = address.course.map { [CoursePathPrefixing(slug: $0)] } ?? []
         let calls: [any ClientMiddleware] = [RetryOnceWithKey(), BearerSession(store: sessionStore), ErrorAnswers(), UdacityPrefixStripping()]
-        api = Client(serverURL: baseURL, transport: transport, middlewares: calls)
-        streaming = Client(
-            serverURL: baseURL, transport: eventStreamTransport ?? transport, middlewares: [BearerSession(store: sessionStore), ErrorAnswers()])
+        let dates = Configuration(dateTranscoder: WireDateTranscoder())
+        api = Client(serverURL: address.root, configuration: dates, transport: transport, middlewares: calls + course)
+        streaming = Client(serverURL: address.root, configuration: dates, transport: eventStreamTransport,
+                           middlewares: [BearerSession(store: sessionStore), ErrorAnswers()] + course)
+    }
+
+    /// The same client (server, transports, session) on another course's map: its list, pins,
+    /// live updates, `me` and logins go under `/c/{slug}/`; nil is the default course, at the root.
+    /// The server's own calls (sign-up, the geocoder, ``myCourses()``) stay at the root.
+    ///
+    /// ```swift
+    /// let cs101 = client.course("cs101")
+    /// let pins = try await cs101.latest()
+    /// ```
+    public func course(_ slug: String?) -> OnTheMapClient {
+        OnTheMapClient(address: ServerAddress(root: baseURL, course: slug), transport: transport,
+                       eventStreamTransport: eventStreamTransport, sessionStore: sessionStore)
     }
 
     // MARK: Accounts
@@ -52,7 +87,9 @@ public struct OnTheMapClient: Sendable {
         return try await keep(login)
     }
 
-    /// Logs in with an email and password (``OnTheMapError/Kind/wrongCredentials`` when either is wrong).
+    /// Logs in with an email and password (``OnTheMapError/Kind/wrongCredentials`` when either is
+    /// wrong). At a course's path the account must be a member (``OnTheMapError/Kind/notACourseMember``);
+    /// the session works on every course the account belongs to.
     @discardableResult
     public func logIn(email: String, password: String) async throws(OnTheMapError) -> Session {
         let body = Components.Schemas.Credentials(udacity: .init(username: email, password: password))
@@ -85,7 +122,8 @@ public struct OnTheMapClient: Sendable {
         }
     }
 
-    /// The logged-in account, and its pin (``OnTheMapError/Kind/notLoggedIn`` without a session).
+    /// The logged-in account, and its pin in this client's course (``OnTheMapError/Kind/notLoggedIn``
+    /// without a session).
     public func me() async throws(OnTheMapError) -> Me {
         let me = try await call { try await api.me().ok.body.json }
         let account = Account(key: me.account.key, email: me.account.email, firstName: me.account.firstName,

@@ -23,6 +23,17 @@ public struct OnTheMapError: Error, Sendable, Hashable, CustomStringConvertible 
         case forbidden
         /// No such pin, account or path.
         case notFound
+        /// No course has the client's course slug (``OnTheMapClient/courseSlug``).
+        case courseNotFound
+        /// The account is not a member of the course (logging in at its path, or reading a
+        /// members-only map): it joins with the course's invite link.
+        case notACourseMember
+        /// The course is archived: its map can be read, not changed.
+        case courseArchived
+        /// Joining: the invite link was switched off or replaced, is another course's, or the course is archived.
+        case inviteNotValid
+        /// Making a course: another course has the slug.
+        case courseSlugTaken
         /// A field or parameter was refused; `parameter` names it when one is to blame.
         case invalid
         /// Sign-up: the email already has an account.
@@ -98,7 +109,17 @@ extension OnTheMapError {
 
     static let disabledAccountMessage = "This account has been disabled by an admin of this map."
 
+    /// The server's words for a course's refusals: a 404 or 403 is told apart from a pin's by them
+    /// alone, in every family's shape (KitCoursePathTests holds them to the server's).
+    static let courseMessages: [String: Kind] = [
+        "No course has this address.": .courseNotFound,
+        "This account is not a member of this course. Ask its instructor for the invite link.": .notACourseMember,
+        "This course is archived: its map can be read but no longer changed.": .courseArchived,
+        "This invite link no longer works. Ask your instructor for the course's current link.": .inviteNotValid,
+    ]
+
     private static func kind(status: Int, code: Int?, message: String, operationID: String) -> Kind {
+        if status == 404 || status == 403, let kind = courseMessages[message] { return kind }
         let isLogin = operationID == "udacity-session-login"
         let isWrite = ["v1-create", "v1-update", "v1-delete", "parse-create", "parse-update", "parse-delete"].contains(operationID)
         switch (status, code) {
@@ -109,6 +130,7 @@ extension OnTheMapError {
         case (403, _): return .forbidden
         case (404, _): return .notFound
         case (409, 203): return .emailTaken
+        case (409, 119) where operationID == "createCourse": return .courseSlugTaken
         case (409, _), (422, _): return .duplicateRequest
         case (413, _): return .tooLarge
         case (429, _): return .throttled

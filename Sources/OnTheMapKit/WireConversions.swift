@@ -70,3 +70,20 @@ extension Place {
             accuracy: Accuracy(rawValue: wire.accuracy.rawValue) ?? .city, town: wire.town?.name)
     }
 }
+
+extension Course {
+    /// `server` makes the invite link absolute when the server gives a path (no `--public-url`).
+    init(_ wire: Components.Schemas.Course, server: URL) throws(OnTheMapError) {
+        var invite: Invite?
+        if case .case1(let link)? = wire.invite {
+            guard let url = URL(string: link.url.hasPrefix("/") ? server.absoluteString + link.url : link.url) else {
+                throw .unexpected("the invite link \(link.url) is not a URL")
+            }
+            invite = Invite(isEnabled: link.enabled, link: url)
+        }
+        self.init(
+            slug: wire.slug, title: wire.title, visibility: Visibility(rawValue: wire.visibility.rawValue) ?? .members,
+            namesShown: NamesShown(rawValue: wire.namesShown.rawValue) ?? .full, approvalRequired: wire.approvalRequired,
+            isArchived: wire.archived, createdAt: wire.createdAt, role: wire.role.flatMap { Role(rawValue: $0.rawValue) }, invite: invite)
+    }
+}

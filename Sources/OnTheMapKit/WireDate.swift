@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OpenAPIRuntime
 
 /// The server's dates: ISO 8601 in UTC with milliseconds, `2019-05-21T20:59:15.162Z`, the exact
 /// form the original service sent. A list of 100 pins has 200 of them, so the usual form is read
@@ -64,5 +65,18 @@ enum WireDate {
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
+    }
+}
+
+/// The generated code's `date-time` fields (a course's `createdAt`) read as the server writes them:
+/// OpenAPIRuntime's default transcoder reads no fraction of a second, and the server always sends one.
+struct WireDateTranscoder: DateTranscoder {
+    func encode(_ date: Date) throws -> String { WireDate.format(date) }
+
+    func decode(_ text: String) throws -> Date {
+        guard let date = WireDate.parse(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(text) is not a date"))
+        }
+        return date
     }
 }

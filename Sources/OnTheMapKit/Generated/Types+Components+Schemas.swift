@@ -1083,5 +1083,172 @@ extension Components {
                 case createdAt
             }
         }
+        /// A course: a map of its own, served at `path` (docs/API.md, "Courses").
+        ///
+        /// - Remark: Generated from `#/components/schemas/Course`.
+        internal struct Course: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Course/slug`.
+            internal var slug: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Course/title`.
+            internal var title: Swift.String
+            /// The course's base path (`/c/{slug}/`): an app's base URL ends with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/path`.
+            internal var path: Swift.String
+            /// Who may read its map: its members (and the server's admins), or anyone with its address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/visibility`.
+            internal enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case members = "members"
+                case link = "link"
+            }
+            /// Who may read its map: its members (and the server's admins), or anyone with its address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/visibility`.
+            internal var visibility: Components.Schemas.Course.VisibilityPayload
+            /// - Remark: Generated from `#/components/schemas/Course/namesShown`.
+            internal enum NamesShownPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case full = "full"
+                case initials = "initials"
+            }
+            /// - Remark: Generated from `#/components/schemas/Course/namesShown`.
+            internal var namesShown: Components.Schemas.Course.NamesShownPayload
+            /// - Remark: Generated from `#/components/schemas/Course/approvalRequired`.
+            internal var approvalRequired: Swift.Bool
+            /// An archived course's map can be read but takes no more posts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/archived`.
+            internal var archived: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Course/createdAt`.
+            internal var createdAt: Foundation.Date
+            /// The caller's role in the course; null when they are not a member.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/role`.
+            internal enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case student = "student"
+                case instructor = "instructor"
+                case _empty_ = ""
+            }
+            /// The caller's role in the course; null when they are not a member.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/role`.
+            internal var role: Components.Schemas.Course.RolePayload?
+            /// The course's invite link, for its instructors and the server's admins; null for anyone else.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/invite`.
+            internal enum InvitePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Course/invite/case1`.
+                internal struct Case1Payload: Codable, Hashable, Sendable {
+                    /// Whether the link admits students now.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Course/invite/case1/enabled`.
+                    internal var enabled: Swift.Bool
+                    /// The invite link: absolute from --public-url, else a path (`/c/{slug}/join/{token}`).
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Course/invite/case1/url`.
+                    internal var url: Swift.String
+                    /// Creates a new `Case1Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - enabled: Whether the link admits students now.
+                    ///   - url: The invite link: absolute from --public-url, else a path (`/c/{slug}/join/{token}`).
+                    internal init(
+                        enabled: Swift.Bool,
+                        url: Swift.String
+                    ) {
+                        self.enabled = enabled
+                        self.url = url
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case enabled
+                        case url
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/Course/invite/case1`.
+                case case1(Components.Schemas.Course.InvitePayload.Case1Payload)
+                /// - Remark: Generated from `#/components/schemas/Course/invite/case2`.
+                case case2(OpenAPIRuntime.OpenAPIValueContainer?)
+                internal init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try value.encode(to: encoder)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// The course's invite link, for its instructors and the server's admins; null for anyone else.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/invite`.
+            internal var invite: Components.Schemas.Course.InvitePayload?
+            /// Creates a new `Course`.
+            ///
+            /// - Parameters:
+            ///   - slug:
+            ///   - title:
+            ///   - path: The course's base path (`/c/{slug}/`): an app's base URL ends with it.
+            ///   - visibility: Who may read its map: its members (and the server's admins), or anyone with its address.
+            ///   - namesShown:
+            ///   - approvalRequired:
+            ///   - archived: An archived course's map can be read but takes no more posts.
+            ///   - createdAt:
+            ///   - role: The caller's role in the course; null when they are not a member.
+            ///   - invite: The course's invite link, for its instructors and the server's admins; null for anyone else.
+            internal init(
+                slug: Swift.String,
+                title: Swift.String,
+                path: Swift.String,
+                visibility: Components.Schemas.Course.VisibilityPayload,
+                namesShown: Components.Schemas.Course.NamesShownPayload,
+                approvalRequired: Swift.Bool,
+                archived: Swift.Bool,
+                createdAt: Foundation.Date,
+                role: Components.Schemas.Course.RolePayload? = nil,
+                invite: Components.Schemas.Course.InvitePayload? = nil
+            ) {
+                self.slug = slug
+                self.title = title
+                self.path = path
+                self.visibility = visibility
+                self.namesShown = namesShown
+                self.approvalRequired = approvalRequired
+                self.archived = archived
+                self.createdAt = createdAt
+                self.role = role
+                self.invite = invite
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case slug
+                case title
+                case path
+                case visibility
+                case namesShown
+                case approvalRequired
+                case archived
+                case createdAt
+                case role
+                case invite
+            }
+        }
     }
 }

@@ -133,6 +133,34 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/reports`.
     /// - Remark: Generated from `#/paths//v1/reports/post(report)`.
     func report(_ input: Operations.Report.Input) async throws -> Operations.Report.Output
+    /// The course
+    ///
+    /// The course this path serves (the default course at the root). Readable by whoever may read its map (docs/API.md, "Courses"); its invite link only for its instructors and the server's admins.
+    ///
+    /// - Remark: HTTP `GET /v1/course`.
+    /// - Remark: Generated from `#/paths//v1/course/get(courseShow)`.
+    func courseShow(_ input: Operations.CourseShow.Input) async throws -> Operations.CourseShow.Output
+    /// Join with the invite link
+    ///
+    /// The logged-in caller becomes a student of the course with the token of its invite link (the last part of `/c/{slug}/join/{token}`). A member already stays as they are.
+    ///
+    /// - Remark: HTTP `POST /v1/course/join`.
+    /// - Remark: Generated from `#/paths//v1/course/join/post(courseJoin)`.
+    func courseJoin(_ input: Operations.CourseJoin.Input) async throws -> Operations.CourseJoin.Output
+    /// The caller's courses
+    ///
+    /// The courses the caller belongs to, with their role in each, the default course first; every course for a server admin.
+    ///
+    /// - Remark: HTTP `GET /v1/courses`.
+    /// - Remark: Generated from `#/paths//v1/courses/get(myCourses)`.
+    func myCourses(_ input: Operations.MyCourses.Input) async throws -> Operations.MyCourses.Output
+    /// Create a course
+    ///
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    ///
+    /// - Remark: HTTP `POST /v1/courses`.
+    /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.
+    func createCourse(_ input: Operations.CreateCourse.Input) async throws -> Operations.CreateCourse.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -401,6 +429,54 @@ extension APIProtocol {
         body: Operations.Report.Input.Body
     ) async throws -> Operations.Report.Output {
         try await report(Operations.Report.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The course
+    ///
+    /// The course this path serves (the default course at the root). Readable by whoever may read its map (docs/API.md, "Courses"); its invite link only for its instructors and the server's admins.
+    ///
+    /// - Remark: HTTP `GET /v1/course`.
+    /// - Remark: Generated from `#/paths//v1/course/get(courseShow)`.
+    internal func courseShow(headers: Operations.CourseShow.Input.Headers = .init()) async throws -> Operations.CourseShow.Output {
+        try await courseShow(Operations.CourseShow.Input(headers: headers))
+    }
+    /// Join with the invite link
+    ///
+    /// The logged-in caller becomes a student of the course with the token of its invite link (the last part of `/c/{slug}/join/{token}`). A member already stays as they are.
+    ///
+    /// - Remark: HTTP `POST /v1/course/join`.
+    /// - Remark: Generated from `#/paths//v1/course/join/post(courseJoin)`.
+    internal func courseJoin(
+        headers: Operations.CourseJoin.Input.Headers = .init(),
+        body: Operations.CourseJoin.Input.Body
+    ) async throws -> Operations.CourseJoin.Output {
+        try await courseJoin(Operations.CourseJoin.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The caller's courses
+    ///
+    /// The courses the caller belongs to, with their role in each, the default course first; every course for a server admin.
+    ///
+    /// - Remark: HTTP `GET /v1/courses`.
+    /// - Remark: Generated from `#/paths//v1/courses/get(myCourses)`.
+    internal func myCourses(headers: Operations.MyCourses.Input.Headers = .init()) async throws -> Operations.MyCourses.Output {
+        try await myCourses(Operations.MyCourses.Input(headers: headers))
+    }
+    /// Create a course
+    ///
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    ///
+    /// - Remark: HTTP `POST /v1/courses`.
+    /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.
+    internal func createCourse(
+        headers: Operations.CreateCourse.Input.Headers = .init(),
+        body: Operations.CreateCourse.Input.Body
+    ) async throws -> Operations.CreateCourse.Output {
+        try await createCourse(Operations.CreateCourse.Input(
             headers: headers,
             body: body
         ))

@@ -24,24 +24,27 @@ enum KitTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func client(port: Int, sessionStore: any SessionStore = InMemorySessionStore(), timeout: Duration = .seconds(30)) -> OnTheMapClient {
-        let url = baseURL(port)
+    /// A client of the server at `port`, whose base URL's path is `path` (a course's, `/c/cs101/`).
+    func client(
+        port: Int, path: String = "", sessionStore: any SessionStore = InMemorySessionStore(), timeout: Duration = .seconds(30)
+    ) -> OnTheMapClient {
+        let url = baseURL(port, path)
         switch self {
         case .urlSession: return OnTheMapClient(baseURL: url, sessionStore: sessionStore)
         case .asyncHTTPClient: return OnTheMapClient(baseURL: url, timeout: timeout, sessionStore: sessionStore)
         }
     }
 
-    func legacy(port: Int, family: LegacyClient.Family, sessionPaths: LegacyClient.SessionPaths = .v1) -> LegacyClient {
+    func legacy(port: Int, path: String = "", family: LegacyClient.Family, sessionPaths: LegacyClient.SessionPaths = .v1) -> LegacyClient {
         switch self {
-        case .urlSession: return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths)
+        case .urlSession: return LegacyClient(baseURL: baseURL(port, path), family: family, sessionPaths: sessionPaths)
         case .asyncHTTPClient:
-            return LegacyClient(baseURL: baseURL(port), family: family, sessionPaths: sessionPaths, httpClient: .onTheMapDefault)
+            return LegacyClient(baseURL: baseURL(port, path), family: family, sessionPaths: sessionPaths, httpClient: .onTheMapDefault)
         }
     }
 
-    private func baseURL(_ port: Int) -> URL {
-        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    private func baseURL(_ port: Int, _ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)") ?? URL(fileURLWithPath: "/")
     }
 }
 
