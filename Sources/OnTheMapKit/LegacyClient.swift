@@ -9,6 +9,10 @@ public import OpenAPIURLSession
 ///
 /// New code should use ``OnTheMapClient``; this client keeps the old calls' names and shapes so a
 /// migration can go one call at a time.
+///
+/// Like the old apps, it is pointed at a course by its base URL alone: every call goes under the
+/// base URL's path, so `https://map.example.edu/c/cs101/` is course cs101's map (with or without
+/// the trailing slash).
 public struct LegacyClient: Sendable {
     /// Which `StudentLocation` paths the app used.
     public enum Family: String, Sendable, Hashable, CaseIterable {
@@ -38,7 +42,7 @@ public struct LegacyClient: Sendable {
         if sessionPaths == .api {
             rewrites += [(from: "/v1/session", to: "/api/session"), (from: "/v1/users/", to: "/api/users/")]
         }
-        api = Client(serverURL: baseURL, transport: transport, middlewares: [
+        api = Client(serverURL: ServerAddress(baseURL, readingCourse: false).root, transport: transport, middlewares: [
             RetryOnceWithKey(), BearerSession(store: sessionStore), PathRewriting(prefixes: rewrites), ErrorAnswers(),
             UdacityPrefixStripping(),
         ])

@@ -8,7 +8,8 @@ import OpenAPIURLSession
 import Testing
 
 /// LegacyClient speaks the old protocol on each StudentLocation family and both Udacity
-/// session paths, so an old app can move onto the package call by call.
+/// session paths, so an old app can move onto the package call by call, and uses the course its
+/// base URL's path names.
 extension KitSuite {
 @Suite struct KitLegacyClientTests {
     @Test(arguments: KitTransport.allCases, LegacyClient.Family.allCases)
@@ -71,17 +72,62 @@ extension KitSuite {
             }
         }
     }
+
+    @Test(arguments: KitTransport.allCases, LegacyClient.Family.allCases)
+    func theLegacyClientUsesTheCourseItsBaseURLNames(transport: KitTransport, family: LegacyClient.Family) async throws {
+        try await KitSuite.live { server, port in
+            let teacher = try await server.signUp()
+            let ada = try await server.signUp(first: "Katherine", last: "Johnson")
+            let stranger = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher, students: [ada])
+            try await server.postLocation(as: ada)
+            let sessionPaths: LegacyClient.SessionPaths = family == .v1 ? .v1 : .api
+            let legacy = transport.legacy(port: port, path: "/c/cs101/", family: family, sessionPaths: sessionPaths)
+
+            let refused = await kindThrown { try await legacy.createSession(username: stranger.email, password: stranger.password) }
+            #expect(refused?.kind == .notACourseMember)
+            let session = try await legacy.createSession(username: ada.email, password: ada.password)
+            #expect(try await legacy.userData(key: session.accountKey).firstName == "Katherine")
+            #expect(try await legacy.studentLocations().locations.isEmpty, "the default course's pin is not cs101's")
+            let posted = try await legacy.postStudentLocation(
+                uniqueKey: session.accountKey, firstName: "K", lastName: "J",
+                NewLocation(mapString: "Lima", mediaURL: "https://example.com", latitude: -12, longitude: -77))
+            #expect(try await legacy.studentLocations().locations.map(\.objectId) == [posted.objectId])
+            #expect(try await server.list("/c/cs101/v1/StudentLocation", as: ada).map(\.objectId) == [posted.objectId])
+            try await legacy.deleteStudentLocation(objectId: posted.objectId)
+            try await legacy.deleteSession()
+
+            let unknown = transport.legacy(port: port, path: "/c/no-such-course", family: family, sessionPaths: sessionPaths)
+            #expect(await kindThrown { try await unknown.studentLocations() }?.kind == .courseNotFound)
+        }
+    }
+
+    @Test func theLegacyClientSendsEachCallUnderTheBaseURLsPathOnce() async throws {
+        try await KitSuite.live { server, port in
+            let teacher = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher)
+            let recorder = PathRecorder()
+            let legacy = LegacyClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)/c/cs101/")), family: .parse1,
+                                      sessionPaths: .api, transport: recorder)
+            try await legacy.createSession(username: teacher.email, password: teacher.password)
+            _ = try await legacy.studentLocations()
+            #expect(recorder.paths.first == "/c/cs101/api/session")
+            #expect(recorder.paths.last?.hasPrefix("/c/cs101/1/classes/StudentLocation?") == true, "\(recorder.paths)")
+        }
+    }
 }
 }
 
-/// URLSession's transport, noting each request's path.
+/// URLSession's transport, noting each request's path as the transports make it: the base URL's
+/// path, then the operation's.
 final class PathRecorder: ClientTransport, Sendable {
     private let inner = URLSessionTransport()
     private let recorded = NIOLockedValueBox<[String]>([])
     var paths: [String] { recorded.withLockedValue { $0 } }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        recorded.withLockedValue { $0.append(request.path ?? "") }
+        let basePath = URLComponents(string: baseURL.absoluteString)?.percentEncodedPath ?? ""
+        recorded.withLockedValue { $0.append(basePath + (request.path ?? "")) }
         return try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
