@@ -12,16 +12,28 @@ struct ClientCommand: AsyncParsableCommand {
         abstract: "Use an On The Map server from the command line.",
         discussion: """
             The session is kept in a file only you can read (--session-file), one per server, so that \
-            later commands are logged in. Passwords are read from ONTHEMAP_PASSWORD, or from standard \
-            input with --password-stdin, or asked for.
+            later commands are logged in, in every course. Passwords are read from ONTHEMAP_PASSWORD, or \
+            from standard input with --password-stdin, or asked for.
+
+            login, logout, me, list, post, delete and watch use the server's default course, or the \
+            course named by --course (or a --server ending with the course's path, /c/SLUG).
+
+            Exit status: 0 done, 1 another error, 3 not logged in, 4 wrong credentials, 5 server \
+            unreachable or unavailable, 6 throttled, 7 no such course, 8 not a member of the course, \
+            9 invite link not valid, 64 a usage error.
             """,
-        subcommands: [SignUp.self, LogIn.self, LogOut.self, Me.self, List.self, Post.self, Delete.self, Geocode.self, Watch.self])
+        subcommands: [
+            SignUp.self, LogIn.self, LogOut.self, Me.self, List.self, Post.self, Delete.self, Geocode.self, Watch.self, Courses.self,
+        ])
 }
 
 /// The options every command takes.
 struct Connection: ParsableArguments {
     @Option(help: "The server's address (or ONTHEMAP_SERVER).")
     var server: String = ProcessInfo.processInfo.environment["ONTHEMAP_SERVER"] ?? "http://127.0.0.1:8080"
+
+    @Option(help: "The course whose map to use, by its slug (or ONTHEMAP_COURSE); the default course when not given.")
+    var course: String?
 
     @Option(help: "Where the session is kept (default: ~/.config/onthemap/session-HOST-PORT.json).")
     var sessionFile: String?
@@ -46,10 +58,12 @@ struct Connection: ParsableArguments {
     func client() -> OnTheMapClient {
         let url = baseURL ?? URL(fileURLWithPath: "/")
         let store = FileSessionStore(url: sessionURL(for: url))
-        switch transport {
-        case .urlsession: return OnTheMapClient(baseURL: url, sessionStore: store)
-        case .asynchttpclient: return OnTheMapClient(baseURL: url, httpClient: .onTheMapDefault, sessionStore: store)
+        let client = switch transport {
+        case .urlsession: OnTheMapClient(baseURL: url, sessionStore: store)
+        case .asynchttpclient: OnTheMapClient(baseURL: url, httpClient: .onTheMapDefault, sessionStore: store)
         }
+        let slug = course ?? ProcessInfo.processInfo.environment["ONTHEMAP_COURSE"].flatMap { $0.isEmpty ? nil : $0 }
+        return slug.map { client.course($0) } ?? client
     }
 
     private func sessionURL(for server: URL) -> URL {
@@ -82,6 +96,9 @@ extension OnTheMapError {
         case .wrongCredentials, .accountDisabled: 4
         case .network, .unavailable: 5
         case .throttled: 6
+        case .courseNotFound: 7
+        case .notACourseMember: 8
+        case .inviteNotValid: 9
         default: 1
         }
     }

@@ -71,6 +71,26 @@ struct Output {
         fflush(nil)  // every stream: a watcher piped into another program sees each line at once
     }
 
+    func course(_ course: Course) {
+        let role = course.role.map { "you are \($0 == .instructor ? "an instructor" : "a student")" } ?? "you are not a member"
+        let invite = course.invite.map { "; invite link (\($0.isEnabled ? "on" : "off")): \($0.link.absoluteString)" } ?? ""
+        line("\(course.slug) — \(course.title) — \(role)\(course.isArchived ? ", archived" : "")\(invite)", json: Self.object(course))
+    }
+
+    func joined(_ join: CourseJoin) {
+        switch join {
+        case .joined(let course): line("Joined \(course.slug) — \(course.title) as a student.", json: ["joined": true, "course": Self.object(course)])
+        case .alreadyMember(let course): line("Already a member of \(course.slug) — \(course.title).", json: ["joined": false, "course": Self.object(course)])
+        }
+    }
+
+    static func object(_ course: Course) -> [String: Any] {
+        ["slug": course.slug, "title": course.title, "visibility": course.visibility.rawValue, "namesShown": course.namesShown.rawValue,
+         "approvalRequired": course.approvalRequired, "archived": course.isArchived, "createdAt": date(course.createdAt),
+         "role": course.role?.rawValue ?? NSNull(),
+         "invite": course.invite.map { ["enabled": $0.isEnabled, "url": $0.link.absoluteString] as [String: Any] } ?? NSNull()]
+    }
+
     static func object(_ location: StudentLocation) -> [String: Any] {
         ["objectId": location.objectId, "uniqueKey": location.uniqueKey, "firstName": location.firstName, "lastName": location.lastName,
          "mapString": location.mapString, "mediaURL": location.mediaURL, "latitude": location.latitude, "longitude": location.longitude,

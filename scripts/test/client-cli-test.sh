@@ -50,6 +50,54 @@ for transport in urlsession asynchttpclient; do
     [ "$status" -eq 3 ] && grep -q "logged in" <<<"$out" && pass "$transport: after logout, me exits 3" || fail "$transport: me after logout (exit $status)" "$out"
 done
 
+# Courses: a teacher makes one and switches its invite link on; a stranger is refused its map (8),
+# an unknown course is 7, a bad invite 9; the student joins by the full link, then again by the
+# token alone, and the course's map, list and live changes are its own.
+teacher=(--session-file "$work/teacher.json")
+sam=(--session-file "$work/sam.json")
+echo "correct horse battery" | "$client" signup "${teacher[@]}" --email tess@example.com --first-name Tess --last-name Teacher --password-stdin >/dev/null
+echo "correct horse battery" | "$client" signup "${sam[@]}" --email sam@example.com --first-name Sam --last-name Student --password-stdin >/dev/null
+out="$("$client" courses create "${teacher[@]}" --slug cs101 --title "CS 101" --json 2>&1)"
+grep -q '"slug":"cs101"' <<<"$out" && grep -q '"role":"instructor"' <<<"$out" && pass "courses create makes a course its maker teaches" \
+    || fail "courses create" "$out"
+out="$("$client" courses create "${teacher[@]}" --slug cs101 --title Again 2>&1)"; status=$?
+[ "$status" -eq 1 ] && grep -q "Another course already has this address" <<<"$out" && pass "a slug taken is refused" || fail "slug taken (exit $status)" "$out"
+# The instructor switches the link on (the web client's Invite tab), here with the CLI's session.
+token="$(sed -n 's/.*"id":"\([^"]*\)".*/\1/p' "$work/teacher.json")"
+curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"enabled": true}' \
+    "$ONTHEMAP_SERVER/c/cs101/v1/course/invite"
+out="$("$client" courses show "${teacher[@]}" --course cs101)"
+link="$(grep -oE 'http://[^ ]+/c/cs101/join/[A-Za-z0-9_-]+' <<<"$out")"
+[ -n "$link" ] && grep -q "invite link (on)" <<<"$out" && pass "courses show gives its instructor the invite link" || fail "courses show" "$out"
+
+out="$("$client" list "${sam[@]}" --course cs101 2>&1)"; status=$?
+[ "$status" -eq 8 ] && grep -q "not a member of this course" <<<"$out" && pass "a course's map to a stranger exits 8" || fail "stranger (exit $status)" "$out"
+out="$("$client" list "${sam[@]}" --course no-such-course --json 2>&1)"; status=$?
+[ "$status" -eq 7 ] && grep -q '"kind":"courseNotFound"' <<<"$out" && pass "an unknown course exits 7" || fail "unknown course (exit $status)" "$out"
+out="$("$client" courses join "${sam[@]}" "${link%/*}/AAAAAAAAAAAAAAAAAAAAAA" 2>&1)"; status=$?
+[ "$status" -eq 9 ] && grep -q "no longer works" <<<"$out" && pass "a bad invite exits 9" || fail "bad invite (exit $status)" "$out"
+out="$("$client" courses join "${sam[@]}" "${link##*/}" 2>&1)"; status=$?
+[ "$status" -eq 64 ] && grep -q "needs --course" <<<"$out" && pass "a token without its course is a usage error" || fail "bare token (exit $status)" "$out"
+out="$("$client" courses join "${sam[@]}" "$link" 2>&1)"
+[ "$out" = "Joined cs101 — CS 101 as a student." ] && pass "courses join takes the invite link" || fail "courses join" "$out"
+out="$("$client" courses join "${sam[@]}" --course cs101 "${link##*/}" --json 2>&1)"
+grep -q '"joined":false' <<<"$out" && pass "joining again, by the token and --course: already a member" || fail "join again" "$out"
+out="$("$client" courses list "${sam[@]}")"
+grep -q "^default — " <<<"$out" && grep -q "^cs101 — CS 101 — you are a student$" <<<"$out" && pass "courses list" || fail "courses list" "$out"
+
+"$client" watch "${teacher[@]}" --course cs101 --json --count 1 >"$work/watch-course.txt" 2>&1 &
+watch_pid=$!
+for _ in $(seq 1 100); do grep -q '"event":"ready"' "$work/watch-course.txt" && break; sleep 0.1; done
+"$client" post "${sam[@]}" --place Quito --link https://example.com/sam --latitude -0.18 --longitude -78.47 >/dev/null
+"$client" post "${sam[@]}" --server "$ONTHEMAP_SERVER/c/cs101/" --place Lima --link https://example.com/sam --latitude -12 --longitude -77 >/dev/null
+for _ in $(seq 1 100); do kill -0 "$watch_pid" 2>/dev/null || break; sleep 0.1; done
+wait "$watch_pid"; status=$?
+[ "$status" -eq 0 ] && grep -q '"event":"created".*"mapString":"Lima"' "$work/watch-course.txt" && ! grep -q Quito "$work/watch-course.txt" \
+    && pass "watch --course prints its course's changes only" || fail "watch --course (exit $status)" "$(cat "$work/watch-course.txt")"
+out="$("$client" list "${sam[@]}" --course cs101 --where firstName=Sam)"
+[[ "$out" == *"Sam Student — Lima"* && "$out" != *Quito* ]] && pass "list --course lists the course's pins only (a --server path names it too)" \
+    || fail "list --course" "$out"
+
 for transport in urlsession asynchttpclient; do
     started=$SECONDS
     out="$("$client" list --server http://127.0.0.1:1 --session-file "$work/none.json" --transport "$transport" 2>&1)"; status=$?
