@@ -11,8 +11,8 @@ extension OnTheMapClient {
 
     /// Makes a course, taught by the logged-in account, and returns it with its invite link (off
     /// until switched on in the web client). `slug` is its address, `/c/{slug}/`: 2 to 48
-    /// lower-case letters, digits and single hyphens (``OnTheMapError/Kind/invalid``, or
-    /// ``OnTheMapError/Kind/duplicateRequest`` when another course has it).
+    /// lower-case letters, digits and single hyphens (else ``OnTheMapError/Kind/invalid``);
+    /// ``OnTheMapError/Kind/courseSlugTaken`` when another course has it.
     public func createCourse(slug: String, title: String, visibility: Course.Visibility = .members) async throws(OnTheMapError) -> Course {
         let body = Operations.CreateCourse.Input.Body.JsonPayload(
             slug: slug, title: title, visibility: .init(rawValue: visibility.rawValue))
