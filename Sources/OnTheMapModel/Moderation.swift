@@ -60,6 +60,13 @@ public struct AuditEntry: Sendable, Equatable {
         case revokeAdmin = "revoke-admin"
         case issuePasswordReset = "issue-password-reset"
         case dismissReports = "dismiss-reports"
+        // A course's own changes, by its instructors, the server's admins or its operator.
+        case createCourse = "create-course"
+        case changeCourse = "change-course"
+        case deleteCourse = "delete-course"
+        case changeInvite = "change-invite"
+        case addMembers = "add-members"
+        case removeMember = "remove-member"
     }
 
     public var id: Int64

@@ -3,6 +3,9 @@ import OnTheMapModel
 /// Courses and who belongs to them (migrations 15 and 16). Who may do what to a course is decided
 /// in one place above the store (the server's `CourseAccess`); the store keeps the data, and the
 /// one rule that needs the data to hold: a course keeps at least one instructor.
+/// The writes that change a course itself take its audit entry (`audit`; nil writes none), which is
+/// written in the same transaction: the log never misses a change that happened, nor holds one that
+/// did not.
 public protocol CourseStore: Sendable {
     func course(slug: CourseSlug) async throws -> Course?
     func course(id: CourseID) async throws -> Course?
@@ -12,16 +15,18 @@ public protocol CourseStore: Sendable {
     func courses(of accountKey: String) async throws -> [(course: Course, role: CourseRole)]
     /// Makes a course with `instructorKey` as its first instructor, in one write. Throws
     /// `StoreError.slugTaken` when another course has the slug.
-    func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64) async throws -> Course
+    func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64, audit: AuditEntry?) async throws -> Course
     /// Writes the course's title and settings (not its id, slug, creation or invite link).
-    func updateCourse(_ course: Course) async throws
+    func updateCourse(_ course: Course, audit: AuditEntry?) async throws
     /// Deletes the course with its pins, their events and reports, its members and class list,
     /// in one write; the audit log keeps its entries. False when there was no such course. The
     /// default course is never deleted.
-    func deleteCourse(_ course: CourseID) async throws -> Bool
+    func deleteCourse(_ course: CourseID, audit: AuditEntry?) async throws -> Bool
     /// Lets the invite link work or not; `turnOver` makes a new link (the old one stops working).
     /// Nil when there is no such course.
-    func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool) async throws -> Course?
+    func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool, audit: AuditEntry?) async throws -> Course?
+    /// Writes an audit entry on its own, for a change made of several writes (a class list added).
+    func record(_ audit: AuditEntry) async throws
     /// Makes the account a member in `role`, or changes its role; false when it had that role.
     /// Throws `StoreError.lastInstructor` rather than leave the course without an instructor.
     @discardableResult
@@ -71,5 +76,19 @@ public struct PendingMember: Sendable, Equatable {
         self.email = email
         self.role = role
         self.addedAt = addedAt
+    }
+}
+
+extension CourseStore {
+    public func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64) async throws -> Course {
+        try await createCourse(slug: slug, title: title, instructorKey: instructorKey, now: now, audit: nil)
+    }
+
+    public func updateCourse(_ course: Course) async throws { try await updateCourse(course, audit: nil) }
+
+    public func deleteCourse(_ course: CourseID) async throws -> Bool { try await deleteCourse(course, audit: nil) }
+
+    public func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool) async throws -> Course? {
+        try await setInvite(of: course, enabled: enabled, turnOver: turnOver, audit: nil)
     }
 }

@@ -31,7 +31,8 @@ extension SQLStore: CourseStore {
             """).all().map { row in (try Self.course(from: row), try Self.role(from: row)) }
     }
 
-    public func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64) async throws -> Course {
+    public func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64, audit: AuditEntry?) async throws -> Course {
+        let inCourse: SQLQueryString = "FROM courses WHERE slug = \(bind: slug.rawValue)"
         do {
             return try await writer.perform(WriteUnit([
                 SQLQueryString("""
@@ -40,28 +41,30 @@ extension SQLStore: CourseStore {
                     """),
                 SQLQueryString("""
                     INSERT INTO course_members (course_id, account_key, role, joined_at)
-                    SELECT id, \(bind: instructorKey), 'instructor', \(bind: now) FROM courses WHERE slug = \(bind: slug.rawValue)
+                    SELECT id, \(bind: instructorKey), 'instructor', \(bind: now) \(inCourse)
                     """),
-            ]) { rows in (try Self.course(from: rows[0][0]), []) })
+            ] + (audit.map { [Self.insert($0, in: inCourse)] } ?? [])) { rows in (try Self.course(from: rows[0][0]), []) })
         } catch {
             if try await course(slug: slug) != nil { throw StoreError.slugTaken }
             throw error
         }
     }
 
-    public func updateCourse(_ course: Course) async throws {
-        try await writer.run(SQLQueryString("""
+    public func updateCourse(_ course: Course, audit: AuditEntry?) async throws {
+        try await writer.perform(WriteUnit([SQLQueryString("""
             UPDATE courses SET title = \(bind: course.title), archived_at = \(bind: course.archivedAt),
                 visibility = \(bind: course.visibility.rawValue), names_shown = \(bind: course.namesShown.rawValue),
                 approval_required = \(bind: course.approvalRequired), everyone_joins = \(bind: course.everyoneJoins)
             WHERE id = \(bind: course.id.rawValue)
-            """))
+            """)] + (audit.map { [Self.insert($0)] } ?? [])) { _ in ((), []) })
     }
 
-    public func deleteCourse(_ course: CourseID) async throws -> Bool {
+    public func deleteCourse(_ course: CourseID, audit: AuditEntry?) async throws -> Bool {
         precondition(course != .default, "the default course stays")
         let id = course.rawValue
-        return try await writer.perform(WriteUnit([
+        // The entry first, while the course is there to say so (the log keeps it after).
+        let entry = audit.map { [Self.insert($0, in: "FROM courses WHERE id = \(bind: id)")] } ?? []
+        return try await writer.perform(WriteUnit(entry + [
             SQLQueryString("DELETE FROM student_locations WHERE course_id = \(bind: id)"),
             SQLQueryString("DELETE FROM reports WHERE course_id = \(bind: id)"),
             SQLQueryString("DELETE FROM location_events WHERE course_id = \(bind: id) AND kind <> 'reload'"),
@@ -69,15 +72,17 @@ extension SQLStore: CourseStore {
             SQLQueryString("DELETE FROM courses WHERE id = \(bind: id) RETURNING id"),
         ]) { rows in
             // Its cached list empties on every instance; its streams end at their next heartbeat.
-            rows[3].isEmpty ? (false, []) : (true, [.elsewhere(in: course)])
+            rows[entry.count + 3].isEmpty ? (false, []) : (true, [.elsewhere(in: course)])
         })
     }
 
-    public func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool) async throws -> Course? {
-        try await writer.run(SQLQueryString("""
+    public func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool, audit: AuditEntry?) async throws -> Course? {
+        try await writer.perform(WriteUnit([SQLQueryString("""
             UPDATE courses SET invite_enabled = \(bind: enabled), invite_generation = invite_generation + \(bind: turnOver ? 1 : 0)
             WHERE id = \(bind: course.rawValue) RETURNING \(unsafeRaw: Self.courseColumns)
-            """)).first.map(Self.course(from:))
+            """)] + (audit.map { [Self.insert($0, in: "FROM courses WHERE id = \(bind: course.rawValue)")] } ?? [])) { rows in
+            (try rows[0].first.map(Self.course(from:)), [])
+        })
     }
 
     public func setMember(_ accountKey: String, of course: CourseID, role: CourseRole, now: Int64) async throws -> Bool {

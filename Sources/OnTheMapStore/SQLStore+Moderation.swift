@@ -246,6 +246,23 @@ extension SQLStore {
         """
     }
 
+    /// The entry, in the course that `source` (`FROM courses WHERE …`) finds, and only when it finds
+    /// one: a course's own change, written with it (the values are cast so that PostgreSQL knows
+    /// their types outside a VALUES list).
+    static func insert(_ audit: AuditEntry, in source: SQLQueryString) -> SQLQueryString {
+        """
+        INSERT INTO audit_log (at, actor_key, actor_email, action, target, detail, course_id)
+        SELECT CAST(\(bind: audit.at) AS BIGINT), CAST(\(bind: audit.actorKey) AS TEXT), CAST(\(bind: audit.actorEmail) AS TEXT),
+               CAST(\(bind: audit.action.rawValue) AS TEXT), CAST(\(bind: audit.target) AS TEXT), CAST(\(bind: audit.detail) AS TEXT), id
+        \(source)
+        """
+    }
+
+    /// Writes `audit` on its own: for a change made of several writes (a class list added).
+    public func record(_ audit: AuditEntry) async throws {
+        try await writer.run(Self.insert(audit))
+    }
+
     /// The entry, in its course; or, for `courseOfReportsOn`, in the course of that pin's reports
     /// (which outlive the pin).
     static func insert(_ audit: AuditEntry, courseOfReportsOn objectId: String? = nil) -> SQLQueryString {

@@ -49,8 +49,8 @@ struct CourseCommand: AsyncParsableCommand {
                 guard let teacher = try await store.account(email: Validation.normalizedEmail(instructor)) else {
                     throw CommandFailure("no account with email \(instructor); add it first with onthemap user add.")
                 }
-                let course = try await courses.create(slug: slug, title: title, instructor: teacher)
-                return try await courses.change(course, to: .init(visibility: visibility))
+                let course = try await courses.create(slug: slug, title: title, instructor: teacher, by: nil)
+                return try await courses.change(course, to: .init(visibility: visibility), by: nil)
             }
             print("Added course \(course.slug) (\(course.title)), taught by \(Validation.normalizedEmail(instructor)).")
             print("Apps use the base URL <your server>/c/\(course.slug); invite students with: onthemap course invite \(course.slug) --on")
@@ -110,7 +110,7 @@ struct CourseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CourseCommand.withCourses(database) { courses, _ in
-                _ = try await courses.change(try await courses.course(slug), to: .init(archived: !undo))
+                _ = try await courses.change(try await courses.course(slug), to: .init(archived: !undo), by: nil)
             }
             print(undo ? "Course \(slug) is open again." : "Course \(slug) is archived: its map is read-only.")
         }
@@ -126,7 +126,7 @@ struct CourseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CourseCommand.withCourses(database) { courses, _ in
-                try await courses.delete(try await courses.course(slug), confirmation: confirm)
+                try await courses.delete(try await courses.course(slug), confirmation: confirm, by: nil)
             }
             print("Deleted course \(slug) with its pins.")
         }
@@ -156,7 +156,7 @@ struct CourseCommand: AsyncParsableCommand {
         func run() async throws {
             let (course, path) = try await CourseCommand.withCourses(database, secret: secret) { courses, _ in
                 var course = try await courses.course(slug)
-                if on || off || new { course = try await courses.setInvite(of: course, enabled: !off, turnOver: new) }
+                if on || off || new { course = try await courses.setInvite(of: course, enabled: !off, turnOver: new, by: nil) }
                 return (course, courses.invitePath(for: course))
             }
             let link = (publicURL.flatMap(PublicURL.init)?.origin ?? "") + path
@@ -190,7 +190,7 @@ struct CourseCommand: AsyncParsableCommand {
             }
             try await CourseCommand.withCourses(database) { courses, _ in
                 let course = try await courses.course(slug)
-                for addition in try await courses.add(list, as: role, to: course) {
+                for addition in try await courses.add(list, as: role, to: course, by: nil) {
                     switch addition {
                     case .added(let account): print("Added \(account.email) as \(role.rawValue).")
                     case .alreadyMember(let account): print("\(account.email) was a member; now \(role.rawValue).")
@@ -198,7 +198,7 @@ struct CourseCommand: AsyncParsableCommand {
                     }
                 }
                 for email in remove {
-                    print(try await courses.remove(email: email, from: course) ? "Removed \(email)." : "\(email) was not a member.")
+                    print(try await courses.remove(email: email, from: course, by: nil) ? "Removed \(email)." : "\(email) was not a member.")
                 }
                 guard list.emails.isEmpty, remove.isEmpty else { return }
                 print(["EMAIL", "NAME", "ROLE", "JOINED", "POSTED"].joined(separator: "\t"))

@@ -184,6 +184,36 @@ import Testing
         }
     }
 
+    @Test func everyChangeOfACourseIsInTheAuditLogWithWhoMadeIt() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(email: "teacher@example.com"), student = try await server.signUp(email: "student@example.com")
+            let send = { (method: HTTPRequest.Method, path: String, body: String?) in
+                let answer = try await server.send(method, path, body: body, headers: teacher.bearerHeader)
+                #expect(answer.status.code < 300, "\(method) \(path): \(answer.text)")
+            }
+            try await send(.post, "/v1/courses", #"{"slug": "cs101", "title": "CS 101"}"#)
+            try await send(.patch, "/c/cs101/v1/course", #"{"visibility": "link", "archived": true}"#)
+            try await send(.patch, "/c/cs101/v1/course", #"{"archived": false}"#)
+            try await send(.post, "/c/cs101/v1/course/invite", #"{"new": true}"#)
+            try await send(.post, "/c/cs101/v1/course/members", #"{"list": "student@example.com\nlater@example.com"}"#)
+            try await send(.delete, "/c/cs101/v1/course/members/\(student.key)", nil)
+            // A refused change leaves no entry.
+            #expect(try await server.send(.delete, "/c/cs101/v1/course?confirm=nope", headers: teacher.bearerHeader).status == .badRequest)
+            let course = try #require(try await server.store.course(slug: CourseSlug(rawValue: "cs101")!))
+            let log = try await server.store.auditLog(limit: 20, before: nil, in: course.id).reversed()
+            #expect(log.map(\.action) == [.createCourse, .changeCourse, .changeCourse, .changeInvite, .addMembers, .removeMember])
+            #expect(log.allSatisfy { $0.actorEmail == "teacher@example.com" && $0.target == "cs101" && $0.course == course.id })
+            #expect(log.map(\.detail) == [
+                "CS 101, taught by teacher@example.com", "visibility: link; archived", "no longer archived",
+                "a new invite link (the old one stops working)", "students: 1 added, 1 joining when they sign up, 0 already members",
+                "student@example.com",
+            ])
+            try await send(.delete, "/c/cs101/v1/course?confirm=cs101", nil)
+            let kept = try await server.store.auditLog(limit: 20, before: nil, in: course.id)
+            #expect(kept.first?.action == .deleteCourse && kept.count == 7, "the log keeps a deleted course's entries")
+        }
+    }
+
     @Test func theInviteLinkOpensTheAppsJoinScreen() async throws {
         try await TestServer.run { server in
             let teacher = try await server.signUp()

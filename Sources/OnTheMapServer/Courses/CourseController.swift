@@ -44,14 +44,14 @@ struct CourseController: Sendable {
             title: try fields.string("title"), visibility: try fields.choice("visibility", Course.Visibility.self),
             namesShown: try fields.choice("namesShown", Course.NamesShown.self), approvalRequired: try fields.bool("approvalRequired"),
             archived: try fields.bool("archived"))
-        let changed = try await service.change(try await course(context), to: settings)
+        let changed = try await service.change(try await course(context), to: settings, by: try await context.caller()?.account)
         return try JSONResponse.make(body(changed, caller: try await context.caller()))
     }
 
     /// `?confirm={slug}`: the course goes, with its pins; its streams end with `reload`.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let confirmation = QueryString.parse(request.uri.query).first { $0.name == "confirm" }?.value ?? ""
-        try await service.delete(try await course(context), confirmation: confirmation)
+        try await service.delete(try await course(context), confirmation: confirmation, by: try await context.caller()?.account)
         return try JSONResponse.make(EmptyCourseBody())
     }
 
@@ -60,7 +60,8 @@ struct CourseController: Sendable {
         let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["enabled", "new"])
         let course = try await self.course(context)
         let turnOver = try fields.bool("new") ?? false
-        let changed = try await service.setInvite(of: course, enabled: try fields.bool("enabled") ?? course.inviteEnabled, turnOver: turnOver)
+        let changed = try await service.setInvite(
+            of: course, enabled: try fields.bool("enabled") ?? course.inviteEnabled, turnOver: turnOver, by: try await context.caller()?.account)
         return try JSONResponse.make(body(changed, caller: try await context.caller()))
     }
 
@@ -89,7 +90,8 @@ struct CourseController: Sendable {
         let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["list", "role"], required: ["list"])
         let list = ClassList(try fields.string("list") ?? "")
         guard !list.emails.isEmpty else { throw APIError.validation("list", "The list holds no email address.") }
-        let additions = try await service.add(list, as: try fields.choice("role", CourseRole.self) ?? .student, to: try await course(context))
+        let additions = try await service.add(
+            list, as: try fields.choice("role", CourseRole.self) ?? .student, to: try await course(context), by: try await context.caller()?.account)
         return try JSONResponse.make(AdditionsBody(additions, unreadable: list.unreadable))
     }
 
@@ -97,7 +99,9 @@ struct CourseController: Sendable {
     @Sendable func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let member = context.parameters.get("member") ?? ""
         let course = try await self.course(context)
-        let removed = member.contains("@") ? try await service.remove(email: member, from: course) : try await service.remove(key: member, from: course)
+        let actor = try await context.caller()?.account
+        let removed = member.contains("@")
+            ? try await service.remove(email: member, from: course, by: actor) : try await service.remove(key: member, from: course, by: actor)
         guard removed else { throw APIError.notFound("No member of this course is \(member).") }
         return try JSONResponse.make(EmptyCourseBody())
     }
@@ -122,8 +126,9 @@ struct CourseController: Sendable {
         let caller = try await context.requireCaller()
         let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["slug", "title", "visibility"], required: ["slug", "title"])
         let visibility = try fields.choice("visibility", Course.Visibility.self)
-        var course = try await service.create(slug: try fields.string("slug") ?? "", title: try fields.string("title") ?? "", instructor: caller.account)
-        if let visibility { course = try await service.change(course, to: .init(visibility: visibility)) }
+        var course = try await service.create(
+            slug: try fields.string("slug") ?? "", title: try fields.string("title") ?? "", instructor: caller.account, by: caller.account)
+        if let visibility { course = try await service.change(course, to: .init(visibility: visibility), by: caller.account) }
         return try JSONResponse.make(body(course, role: .instructor, caller: caller), status: .created)
     }
 

@@ -20,6 +20,8 @@ const actionKeys = {
   'hide-location': 'admin.action.hideLocation', 'show-location': 'admin.action.showLocation', 'delete-location': 'admin.action.deleteLocation',
   'disable-account': 'admin.action.disableAccount', 'enable-account': 'admin.action.enableAccount', 'grant-admin': 'admin.action.grantAdmin',
   'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
+  'create-course': 'admin.action.createCourse', 'change-course': 'admin.action.changeCourse', 'delete-course': 'admin.action.deleteCourse',
+  'change-invite': 'admin.action.changeInvite', 'add-members': 'admin.action.addMembers', 'remove-member': 'admin.action.removeMember',
 };
 /** How long an admin's password reset link works (AdminService: 72 hours). */
 const RESET_LINK_HOURS = 72;

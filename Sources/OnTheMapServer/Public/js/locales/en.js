@@ -380,6 +380,12 @@ export default {
     'admin.action.revokeAdmin': 'removed an admin',
     'admin.action.issuePasswordReset': 'issued a password reset link',
     'admin.action.dismissReports': 'dismissed reports',
+    'admin.action.createCourse': 'created a course',
+    'admin.action.changeCourse': 'changed a course’s settings',
+    'admin.action.deleteCourse': 'deleted a course',
+    'admin.action.changeInvite': 'changed a course’s invite link',
+    'admin.action.addMembers': 'added a class list',
+    'admin.action.removeMember': 'removed a course member',
     // {action}: one of admin.action.*; {detail}: what it was done to, as the server recorded it.
     'admin.logEntry': '{action}: {detail}',
     // A badge on a hidden pin.

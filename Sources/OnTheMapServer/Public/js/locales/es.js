@@ -337,6 +337,12 @@ export default {
     'admin.action.revokeAdmin': 'quitó como admin',
     'admin.action.issuePasswordReset': 'generó un enlace para restablecer la contraseña',
     'admin.action.dismissReports': 'descartó denuncias',
+    'admin.action.createCourse': 'creó un curso',
+    'admin.action.changeCourse': 'cambió los ajustes de un curso',
+    'admin.action.deleteCourse': 'eliminó un curso',
+    'admin.action.changeInvite': 'cambió el enlace de invitación de un curso',
+    'admin.action.addMembers': 'añadió una lista de clase',
+    'admin.action.removeMember': 'quitó a un miembro de un curso',
     'admin.logEntry': '{action}: {detail}',
     // On a pin ("marcador", masculine).
     'admin.badge.hidden': 'oculto',

@@ -343,6 +343,12 @@ export default {
     'admin.action.revokeAdmin': 'a retiré le rôle d’admin',
     'admin.action.issuePasswordReset': 'a créé un lien de réinitialisation du mot de passe',
     'admin.action.dismissReports': 'a rejeté des signalements',
+    'admin.action.createCourse': 'a créé un cours',
+    'admin.action.changeCourse': 'a modifié les réglages d’un cours',
+    'admin.action.deleteCourse': 'a supprimé un cours',
+    'admin.action.changeInvite': 'a modifié le lien d’invitation d’un cours',
+    'admin.action.addMembers': 'a ajouté une liste de classe',
+    'admin.action.removeMember': 'a retiré un membre d’un cours',
     'admin.logEntry': '{action}\u00a0: {detail}',
     // On a pin ("épingle", feminine).
     'admin.badge.hidden': 'masquée',

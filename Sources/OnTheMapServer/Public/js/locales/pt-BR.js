@@ -337,6 +337,12 @@ export default {
     'admin.action.revokeAdmin': 'removeu como admin',
     'admin.action.issuePasswordReset': 'gerou um link de redefinição de senha',
     'admin.action.dismissReports': 'descartou denúncias',
+    'admin.action.createCourse': 'criou um curso',
+    'admin.action.changeCourse': 'alterou os ajustes de um curso',
+    'admin.action.deleteCourse': 'excluiu um curso',
+    'admin.action.changeInvite': 'alterou o link de convite de um curso',
+    'admin.action.addMembers': 'adicionou uma lista da turma',
+    'admin.action.removeMember': 'removeu um membro de um curso',
     'admin.logEntry': '{action}: {detail}',
     // On a pin ("marcador", masculine).
     'admin.badge.hidden': 'oculto',
