@@ -251,3 +251,26 @@ import Testing
 private extension Dictionary where Key == String, Value == Any {
     func dig(_ first: String, _ second: String) -> Any? { (self[first] as? [String: Any])?[second] }
 }
+
+/// The parsing budget holds on every course's routes as at the root: a body nested past the
+/// limit is a 400 in the family's shape, read in time linear in its size, and changes nothing.
+@Suite struct CourseRoutesParsingBudgetTests {
+    @Test func aBodyNestedTooDeepIsRefusedOnEveryCoursesRoutes() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp()
+            try await server.makeCourse("cs101", instructor: teacher)
+            let deep = String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)  // under the 64 KiB cap
+            let before = try await server.snapshot()
+            for path in ["/c/cs101/v1/StudentLocation", "/c/cs101/parse/classes/StudentLocation", "/c/cs101/1/classes/StudentLocation",
+                         "/c/cs101/v1/session", "/c/cs101/api/session", "/c/cs101/v1/course/members", "/c/cs101/v1/course/join"] {
+                let answer = try await server.send(.post, path, body: deep, headers: teacher.bearerHeader)
+                #expect(answer.status == .badRequest, "\(path): \(answer.status)")
+                // The session's family answers any body it cannot read in the old backend's words.
+                let words = path.hasSuffix("/session") ? "Did not specify exactly one credential." : "levels deep"
+                #expect(answer.text.contains(words), "\(path): \(answer.text.prefix(200))")
+                #expect(answer.text.hasPrefix(")]}'\n") == path.hasSuffix("/session"), "\(path): the family's shape")
+            }
+            #expect(try await server.snapshot() == before)
+        }
+    }
+}
