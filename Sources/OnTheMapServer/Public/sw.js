@@ -1,7 +1,7 @@
 // Offline support. The app's own files are kept so that it opens with no connection, and the
 // last profile and posts seen are kept so that the map and list still show them (marked as a
 // saved copy by the X-Offline-Copy header). Always network first: online, nothing is stale.
-const SHELL_CACHE = 'onthemap-shell-v23';
+const SHELL_CACHE = 'onthemap-shell-v24';
 const DATA_CACHE = 'onthemap-data-v1';
 const SHELL_FILES = [
   '/', '/icon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/maskable-192.png',
@@ -29,7 +29,7 @@ const SCRIPT_FILES = [
   '/js/post-list.js', '/js/report-pin.js', '/js/share-link.js', '/js/sign-in-providers.js', '/js/outbox.js',
   '/js/password-prompt.js', '/js/theme.js', '/js/waiting-posts.js', '/js/tile-canvases.js', '/js/time.js',
   '/js/course-api.js', '/js/course-choice.js', '/js/course-screen.js', '/js/course-switch.js', '/js/courses-screen.js',
-  '/js/join-course.js', '/js/qr-code.js', '/js/section-tabs.js', '/js/class-hours.js', '/js/embed.js', '/js/reported-pins.js',
+  '/js/join-course.js', '/js/qr-code.js', '/js/section-tabs.js', '/js/class-hours.js', '/js/embed.js', '/js/reported-pins.js', '/js/audit-log.js',
 ];
 // Answers worth showing offline: who is logged in, and the posts.
 const DATA_PATHS = ['/v1/me', '/v1/StudentLocation'];

@@ -225,3 +225,12 @@ class Courses(BrowserTest):
         next(b for b in item.find_elements(By.TAG_NAME, "button") if b.text == "Dismiss").click()
         self.wait.until(lambda d: "No open reports." in d.find_element(By.ID, "course-content").text)
         self.assertIn(accra, [pin["objectId"] for pin in self.server.call("GET", "/c/geo101/v1/StudentLocation")[1]["results"]])
+
+    def test_9b_the_log_tab_shows_what_was_done_to_the_course(self):
+        self.driver.get(self.server.base + "/#/course/geo101/log")
+        self.wait.until(lambda d: d.find_element(By.ID, "course-content").get_attribute("data-section") == "log")
+        actions = [row.get_attribute("data-action") for row in self.driver.find_elements(By.CSS_SELECTOR, "#course-content tbody tr")]
+        for action in ("create-course", "change-invite", "add-members", "remove-member", "change-course", "hide-location", "dismiss-reports"):
+            self.assertIn(action, actions)
+        self.assertIn("created a course", self.by_id("course-content").text)
+        self.axe("course log")

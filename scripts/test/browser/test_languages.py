@@ -136,7 +136,7 @@ class EveryLanguage(BrowserTest):
                 self.driver.get(self.server.base + "/#/courses")
                 self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#courses-list [data-course='lang101']"))
                 self.assert_fits(code, "courses")
-                for section in ("roster", "reports", "hours", "invite", "settings"):
+                for section in ("roster", "reports", "hours", "invite", "log", "settings"):
                     self.driver.get(self.server.base + f"/#/course/lang101/{section}")
                     self.wait.until(lambda d, section=section: d.find_element(By.ID, "course-content").get_attribute("data-section") == section
                                     and d.find_element(By.ID, "course-content").get_attribute("aria-busy") is None)

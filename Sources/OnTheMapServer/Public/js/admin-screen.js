@@ -4,33 +4,20 @@
 // account change the server refuses until the admin types their password again asks for it
 // (password-prompt.js) and is then made.
 import { adminApi } from './admin-api.js';
+import { auditTable, when } from './audit-log.js';
 import { errorMessage, hasPassword } from './api.js';
 import { el } from './dom.js';
-import { formatDate, msg, setText, t } from './i18n.js';
+import { msg, setText, t } from './i18n.js';
 import { askForPassword } from './password-prompt.js';
 import { displayName } from './people.js';
-import { hideOrShow, pinSummary, reportedPins, wordFor } from './reported-pins.js';
+import { hideOrShow, pinSummary, reportedPins } from './reported-pins.js';
 import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 
 const byId = (id) => document.getElementById(id);
 export const adminSections = ['reports', 'posts', 'accounts', 'log'];
 
-// The server's audit actions (AuditAction), with their words.
-const actionKeys = {
-  'hide-location': 'admin.action.hideLocation', 'show-location': 'admin.action.showLocation', 'delete-location': 'admin.action.deleteLocation',
-  'disable-account': 'admin.action.disableAccount', 'enable-account': 'admin.action.enableAccount', 'grant-admin': 'admin.action.grantAdmin',
-  'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
-  'create-course': 'admin.action.createCourse', 'change-course': 'admin.action.changeCourse', 'delete-course': 'admin.action.deleteCourse',
-  'change-invite': 'admin.action.changeInvite', 'add-members': 'admin.action.addMembers', 'remove-member': 'admin.action.removeMember',
-};
 /** How long an admin's password reset link works (AdminService: 72 hours). */
 const RESET_LINK_HOURS = 72;
-
-/** "24 Nov 2026, 14:05": dates in the admin area are read, not compared. */
-function when(iso) {
-  if (!iso) return t('admin.never');
-  return formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-}
 
 export class AdminScreen {
   /**
@@ -192,15 +179,6 @@ export class AdminScreen {
   }
 
   async log() {
-    const entries = await adminApi.audit();
-    if (entries.length === 0) return [el('p', { class: 'empty-state' }, t('admin.noActions'))];
-    return [el('table', { class: 'admin-log' },
-      el('caption', { class: 'visually-hidden' }, t('admin.log.caption')),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('admin.log.when')), el('th', { scope: 'col' }, t('admin.log.who')),
-        el('th', { scope: 'col' }, t('admin.log.what')))),
-      el('tbody', {}, entries.map((entry) => el('tr', { 'data-action': entry.action },
-        el('td', {}, when(entry.at)), el('td', {}, entry.actorEmail),
-        // The detail is the server's record (names, places), kept as written.
-        el('td', {}, t('admin.logEntry', { action: wordFor(actionKeys, entry.action), detail: entry.detail }))))))];
+    return auditTable(await adminApi.audit());
   }
 }

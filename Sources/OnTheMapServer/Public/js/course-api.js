@@ -17,6 +17,7 @@ export const courseApi = {
   reports: (course) => request('GET', at(course, '/v1/course/reports')).then((body) => body.results),
   setHidden: (course, objectId, hidden) => request('PATCH', at(course, `/v1/course/locations/${id(objectId)}`), { body: { hidden } }),
   dismissReports: (course, objectId) => request('POST', at(course, `/v1/course/reports/${id(objectId)}/dismiss`)),
+  audit: (course) => request('GET', at(course, '/v1/course/audit?limit=200')).then((body) => body.results),
   delete: (course, slug) => request('DELETE', at(course, `/v1/course?confirm=${id(slug)}`)),
   exportURL: (course, format) => at(course, `/v1/course/export?format=${format}`),
 };

@@ -1,9 +1,11 @@
-// A course's page for its instructors (#/course/{slug}/roster, …/reports, …/hours, …/invite,
-// …/settings): who is in the class and who has posted, adding a class list, the pins reported, the class by time zone with the hours
+// A course's page for its instructors (#/course/{slug}/roster, …/reports, …/hours, …/invite, …/log,
+// …/settings): who is in the class and who has posted, adding a class list, the pins reported,
+// what was done to the course (its audit log), the class by time zone with the hours
 // that suit it for a live session, the invite link with its QR code, and the course's settings,
 // export, embed code and deletion. The server decides who may (CourseAccess): anyone else
 // is told so, and nothing changes.
 import { errorMessage } from './api.js';
+import { auditTable } from './audit-log.js';
 import { courseApi } from './course-api.js';
 import { el, isBusy, setBusy } from './dom.js';
 import { formatDate, msg, setText, t } from './i18n.js';
@@ -15,7 +17,7 @@ import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.
 import { classHours, WAKING } from './class-hours.js';
 
 const byId = (id) => document.getElementById(id);
-export const courseSections = ['roster', 'reports', 'hours', 'invite', 'settings'];
+export const courseSections = ['roster', 'reports', 'hours', 'invite', 'log', 'settings'];
 
 const when = (iso) => formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -44,7 +46,7 @@ export class CourseScreen {
       this.course = await courseApi.show(this.slug);
       byId('course-screen-title').textContent = this.course.title;
       const render = {
-        roster: () => this.roster(), reports: () => this.reports(), hours: () => this.hours(), invite: () => this.invite(), settings: () => this.settings(),
+        roster: () => this.roster(), reports: () => this.reports(), hours: () => this.hours(), log: async () => auditTable(await courseApi.audit(this.slug)), invite: () => this.invite(), settings: () => this.settings(),
       }[this.section];
       content.replaceChildren(...(await render()).filter(Boolean));
       content.dataset.section = this.section;

@@ -251,7 +251,7 @@ export default {
     'courses.create': 'إنشاء الدورة',
     'course.back': 'دوراتك',
     'course.tabs.label': 'أقسام الدورة',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'الصف',
     'course.tabs.hours': 'الأوقات',
     'course.tabs.invite': 'الدعوة',

@@ -221,7 +221,7 @@ export default {
     'courses.create': 'Kurs anlegen',
     'course.back': 'Deine Kurse',
     'course.tabs.label': 'Bereiche des Kurses',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Teilnehmende',
     'course.tabs.hours': 'Zeiten',
     'course.tabs.invite': 'Einladen',

@@ -282,7 +282,7 @@ export default {
     'courses.create': 'Create the course',
     'course.back': 'Your courses',
     'course.tabs.label': 'Course sections',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Class',
     'course.tabs.hours': 'Hours',
     'course.tabs.invite': 'Invite',

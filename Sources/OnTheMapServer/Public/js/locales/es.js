@@ -233,7 +233,7 @@ export default {
     'courses.create': 'Crear el curso',
     'course.back': 'Tus cursos',
     'course.tabs.label': 'Secciones del curso',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Clase',
     'course.tabs.hours': 'Horarios',
     'course.tabs.invite': 'Invitar',

@@ -238,7 +238,7 @@ export default {
     'courses.create': 'Créer le cours',
     'course.back': 'Vos cours',
     'course.tabs.label': 'Sections du cours',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Classe',
     'course.tabs.hours': 'Horaires',
     'course.tabs.invite': 'Inviter',

@@ -213,7 +213,7 @@ export default {
     'courses.create': 'Buat kursus',
     'course.back': 'Kursus Anda',
     'course.tabs.label': 'Bagian kursus',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Kelas',
     'course.tabs.hours': 'Jam',
     'course.tabs.invite': 'Undang',

@@ -220,7 +220,7 @@ export default {
     'courses.create': 'コースを作成',
     'course.back': 'コース一覧',
     'course.tabs.label': 'コースのメニュー',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': '受講者',
     'course.tabs.hours': '時間帯',
     'course.tabs.invite': '招待',

@@ -234,7 +234,7 @@ export default {
     'courses.create': 'Criar o curso',
     'course.back': 'Seus cursos',
     'course.tabs.label': 'Seções do curso',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Turma',
     'course.tabs.hours': 'Horários',
     'course.tabs.invite': 'Convidar',

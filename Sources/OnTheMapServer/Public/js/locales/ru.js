@@ -231,7 +231,7 @@ export default {
     'courses.create': 'Создать курс',
     'course.back': 'Ваши курсы',
     'course.tabs.label': 'Разделы курса',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Группа',
     'course.tabs.hours': 'Время',
     'course.tabs.invite': 'Приглашение',

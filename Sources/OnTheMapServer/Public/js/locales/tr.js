@@ -223,7 +223,7 @@ export default {
     'courses.create': 'Kursu oluştur',
     'course.back': 'Kurslarınız',
     'course.tabs.label': 'Kurs bölümleri',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': 'Sınıf',
     'course.tabs.hours': 'Saatler',
     'course.tabs.invite': 'Davet',

@@ -221,7 +221,7 @@ export default {
     'courses.create': '创建课程',
     'course.back': '我的课程',
     'course.tabs.label': '课程分区',
-    // Five tabs side by side on a phone (Reports is the admin area's word): keep them short.
+    // Six tabs side by side on a phone (Reports and Log are the admin area's words): keep them short.
     'course.tabs.roster': '成员',
     'course.tabs.hours': '时段',
     'course.tabs.invite': '邀请',
