@@ -143,7 +143,15 @@ class EveryLanguage(BrowserTest):
                     self.assert_fits(code, f"course {section}")
                 if code == "de":
                     self.screenshot("de-course-settings")
+        # Lena is on two maps now: the switcher has a row of its own under the tabs, covering nothing.
         self.driver.get(self.server.base + "/#/map")
+        self.wait_for_map()
+        switch, tabs = self.visible("course-switch").rect, self.by_id("tab-list").rect
+        self.assertGreaterEqual(switch["y"], tabs["y"] + tabs["height"] - 1, "the switcher sits under the tabs on a phone")
+        self.assert_fits("en", "map with the course switcher")
+        # The tests after this one read the default course's map, as she chooses it.
+        Select(self.by_id("course-select")).select_by_value("default")
+        self.wait.until(lambda d: d.get_cookie("onthemap-course")["value"] == "default")
 
     def test_3_arabic_is_mirrored_and_its_map_is_not(self):
         self.open_app()
