@@ -12,21 +12,10 @@ source "$root/scripts/test/cluster-helpers.sh"
 binary="$(realpath "$1")"
 seconds="${2:-10}"
 ulimit -n "$(ulimit -Hn)"  # 1,000 streams, on both ends
-work="$(mktemp -d)"
-chmod 755 "$work"  # the postgres user reaches its data directory inside
-pids=()
-nginx_pid=""
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    if [ -n "$nginx_pid" ]; then kill -TERM "$nginx_pid" 2>/dev/null || true; fi
-    wait 2>/dev/null || true
-    "$root/scripts/test/postgres-test.sh" stop "$work/pg" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+start_postgres_work  # sets work, pids and postgres_url
 
 # The same 1,000 pins in both engines (PostgreSQL with its durable defaults, like SQLite's FULL).
-database="$(POSTGRES_DURABLE=1 "$root/scripts/test/postgres-test.sh" start "$work/pg")?sslmode=disable"
+database="$postgres_url?sslmode=disable"
 seed_locations "$binary" "$work/bench.sqlite" 1000
 "$binary" copy-data --from "$work/bench.sqlite" --to "$database" >/dev/null 2>&1
 
@@ -43,7 +32,7 @@ done
 nginx_port="$(free_port)"
 nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
 nginx -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
+pids+=("$!")
 sqlite_base="http://127.0.0.1:$sqlite_port"
 pg_base="http://127.0.0.1:${ports[0]}"
 cluster_base="http://127.0.0.1:$nginx_port"

@@ -1,6 +1,27 @@
 # Shared by the benchmark scripts (source it): the seeded database and the reference server they
 # measure against.
 
+bench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$bench_root/scripts/test/cluster-helpers.sh"  # free_port
+
+# start_postgres_work: $work, a temporary directory the postgres user can reach, with the project's
+# throwaway PostgreSQL cluster in $work/pg keeping PostgreSQL's durable defaults (so that its commits
+# are compared with SQLite's synchronous=FULL on equal terms), its URL in $postgres_url; $pids, the
+# processes to end at exit. At exit they end, the cluster stops and $work goes.
+start_postgres_work() {
+    work="$(mktemp -d)"
+    chmod 755 "$work"
+    pids=()
+    trap stop_postgres_work EXIT
+    postgres_url="$(POSTGRES_DURABLE=1 "$bench_root/scripts/test/postgres-test.sh" start "$work/pg")"
+}
+stop_postgres_work() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    "$bench_root/scripts/test/postgres-test.sh" stop "$work/pg" 2>/dev/null || true
+    rm -rf "$work"
+}
+
 # nginx_static_conf WORK PORT: writes WORK/nginx.conf serving WORK/www on 127.0.0.1:PORT, with
 # precompressed `.gz` files served as they are (gzip_static) to clients that accept gzip.
 nginx_static_conf() {
@@ -26,34 +47,63 @@ CONF
 # wait_healthy URL: waits up to 30 s for URL to answer 2xx; ends the benchmark otherwise.
 wait_healthy() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1" && return; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
-# seed_locations BINARY FILE ROWS: a database with ROWS pins, objectIds and creation dates in no particular order.
-seed_locations() {
-    "$1" user list --database "$2" >/dev/null   # creates the schema
-    sqlite3 "$2" <<SQL
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $3)
+# pins_sql COURSE COURSES PINS PREFIX: SQL that both engines run, inserting PINS pins into each of
+# COURSES courses numbered from COURSE. Pin j (1…PINS) of the c-th course (0…) is what seed_locations
+# makes of a map of PINS pins as row j, its objectId (PREFIX and 9 digits) moved on by c × PINS so that
+# every objectId is unique: objectIds and creation dates in no particular order, the newest updates last.
+pins_sql() {
+    local course="$1" courses="$2" pins="$3" prefix="$4"
+    cat <<SQL
+WITH RECURSIVE n(i) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i < $((courses * pins))),
+     pin(i, c, j) AS (SELECT i, (i - 1) / $pins, (i - 1) % $pins + 1 FROM n)
 INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url,
-                               latitude, longitude, created_at, updated_at)
-SELECT printf('b%09d', (i * 7919) % $3), NULL, CAST(1000000000 + i AS TEXT), 'First' || (i % 997), 'Last' || (i % 4999),
-       'City ' || (i % 50000) || ', Country', 'https://example.com/' || i, (i % 180) - 89.75, (i % 360) - 179.5,
-       1700000000000 + ((i * 7919) % $3) * 1000, 1700000000000 + i * 7
-FROM n;
+                               latitude, longitude, created_at, updated_at, course_id)
+SELECT '$prefix' || substr(CAST(1000000000 + c * $pins + (j * 7919) % $pins AS TEXT), 2), NULL, CAST(1000000000 + i AS TEXT),
+       'First' || (i % 997), 'Last' || (i % 4999), 'City ' || (i % 50000) || ', Country', 'https://example.com/' || i,
+       (i % 180) - 89.75, (i % 360) - 179.5, 1700000000000 + ((j * 7919) % $pins) * 1000, 1700000000000 + j * 7, $course + c
+FROM pin;
 SQL
 }
 
-# seed_locations_postgres BINARY URL ROWS: the same pins in the PostgreSQL schema that URL names
-# (`?schema=`, made by the server's migrations), then VACUUM ANALYZE as an operator's would be.
-seed_locations_postgres() {
+# seed_sql BINARY DATABASE: DATABASE (a SQLite file, or a PostgreSQL URL whose `?schema=` the server's
+# migrations make) with the server's schema, then the SQL on stdin run in it; on PostgreSQL followed by
+# VACUUM ANALYZE of the schema's tables, as an operator's would be.
+seed_sql() {
     "$1" user list --database "$2" >/dev/null   # creates the schema
-    local schema="${2##*schema=}" plain="${2%%\?*}"
-    PGOPTIONS="-c search_path=${schema%%&*}" psql -q "$plain" <<SQL
-INSERT INTO student_locations (object_id, owner_key, unique_key, first_name, last_name, map_string, media_url,
-                               latitude, longitude, created_at, updated_at)
-SELECT 'b' || lpad(((i * 7919) % $3)::text, 9, '0'), NULL, (1000000000 + i)::text, 'First' || (i % 997), 'Last' || (i % 4999),
-       'City ' || (i % 50000) || ', Country', 'https://example.com/' || i, (i % 180) - 89.75, (i % 360) - 179.5,
-       1700000000000 + ((i * 7919) % $3) * 1000, 1700000000000 + i * 7
-FROM generate_series(1::bigint, $3::bigint) AS i;
-VACUUM ANALYZE;
+    case "$2" in
+        postgres://* | postgresql://*)
+            local schema="${2##*schema=}"
+            {
+                cat
+                echo "SELECT format('VACUUM ANALYZE %I', tablename) FROM pg_tables WHERE schemaname = current_schema() \\gexec"
+            } | PGOPTIONS="-c search_path=${schema%%&*}" psql -q -v ON_ERROR_STOP=1 "${2%%\?*}" >/dev/null ;;
+        *) sqlite3 -bail "$2" ;;
+    esac
+}
+
+# seed_locations BINARY DATABASE ROWS: a single map (the default course) of ROWS pins (pins_sql), in a
+# SQLite file or a PostgreSQL schema (seed_sql).
+seed_locations() { pins_sql 1 1 "$3" b | seed_sql "$1" "$2"; }
+
+# seed_courses BINARY DATABASE COURSES PINS DEFAULT_PINS: COURSES courses besides the default one,
+# slugs course-1, course-2, …, each readable by anyone with the link and showing full names, with PINS
+# pins each; DEFAULT_PINS pins in the default course (objectIds starting with d).
+seed_courses() {
+    local overriding="" numbering=""
+    case "$2" in postgres://* | postgresql://*)
+        overriding="OVERRIDING SYSTEM VALUE"
+        numbering="SELECT setval(pg_get_serial_sequence('courses', 'id'), (SELECT MAX(id) FROM courses));" ;;
+    esac
+    {
+        cat <<SQL
+WITH RECURSIVE k(n) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT n + 1 FROM k WHERE n < $3)
+INSERT INTO courses (id, slug, title, created_at, visibility, names_shown) $overriding
+SELECT 1 + n, 'course-' || n, 'Course ' || n, 1700000000000, 'link', 'full' FROM k;
+$numbering
 SQL
+        pins_sql 2 "$3" "$4" b
+        pins_sql 1 1 "$5" d
+    } | seed_sql "$1" "$2"
 }
 
 # sign_up_writers BASE COUNT DIR: COUNT accounts signed up at once on BASE; prints their session tokens.
@@ -86,9 +136,10 @@ LUA
     } >"$out"
 }
 
-# percentile NAME OUTPUT: a latency percentile (50%, 99%) from wrk --latency, in milliseconds.
+# percentile NAME OUTPUT [DECIMALS]: a latency percentile (50%, 99%) from wrk --latency, in
+# milliseconds with 2 decimals (or DECIMALS).
 percentile() {
-    awk -v p="$1" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f", v }' <<<"$2"
+    awk -v p="$1" -v d="${3:-2}" '$1 == p { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%." d "f", v }' <<<"$2"
 }
 
 where() { printf '%s' "$1" | jq -sRr @uri; }
@@ -114,26 +165,37 @@ queries=(
     "skip=10000 (the ceiling)|skip=10000&order=createdAt"
 )
 
-# p50s: the p50 of each query against $base, one connection, $seconds s each; one line each.
+# p50 URL: the p50 of URL, one connection, $seconds s, in milliseconds; "error" when an answer was not 2xx.
+p50() {
+    local out
+    out="$(wrk -t1 -c1 -d"${seconds}s" --latency "$1")"
+    if grep -q "Non-2xx" <<<"$out"; then echo "error"; else percentile 50% "$out"; echo; fi
+}
+
+# p50s: the p50 of each query against $base; one line each.
 p50s() {
-    local entry query out
-    for entry in "${queries[@]}"; do
-        query="${entry#*|}"
-        out="$(wrk -t1 -c1 -d"${seconds}s" --latency "$base/v1/StudentLocation?$query")"
-        if grep -q "Non-2xx" <<<"$out"; then echo "error"; else percentile 50% "$out"; echo; fi
-    done
+    local entry
+    for entry in "${queries[@]}"; do p50 "$base/v1/StudentLocation?${entry#*|}"; done
+}
+
+# within_target MEASURED REFERENCE: "ratio× | met", or "ratio× | **missed**" where MEASURED is more
+# than 1.5 times REFERENCE.
+within_target() {
+    local ratio
+    ratio="$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }')"
+    if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then echo "${ratio}× | **missed**"; else echo "${ratio}× | met"; fi
 }
 
 # p50_comparison SMALL LARGE: from two arrays of p50s (by name), the Markdown rows of the 1k → 1M
 # table in query_rows, and how many missed the 1.5× target in missed.
 p50_comparison() {
     local -n small_p50s="$1" large_p50s="$2"
-    local i ratio verdict
+    local i verdict
     query_rows=""
     missed=0
     for i in "${!queries[@]}"; do
-        ratio="$(awk -v a="${large_p50s[$i]}" -v b="${small_p50s[$i]}" 'BEGIN { printf "%.2f", a / b }')"
-        verdict="met"; awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }' && { verdict="**missed**"; missed=$((missed + 1)); }
-        query_rows+="| ${queries[$i]%%|*} | ${small_p50s[$i]} ms | ${large_p50s[$i]} ms | ${ratio}× | $verdict |"$'\n'
+        verdict="$(within_target "${large_p50s[$i]}" "${small_p50s[$i]}")"
+        [[ "$verdict" == *missed* ]] && missed=$((missed + 1))
+        query_rows+="| ${queries[$i]%%|*} | ${small_p50s[$i]} ms | ${large_p50s[$i]} ms | $verdict |"$'\n'
     done
 }

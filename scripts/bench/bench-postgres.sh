@@ -18,18 +18,8 @@ source "$root/scripts/test/cluster-helpers.sh"
 binary="$(realpath "$1")"
 seconds="${2:-10}"
 rows="${3:-100000}"
-work="$(mktemp -d)"
-chmod 755 "$work"  # the postgres user reaches its data directory inside
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    "$root/scripts/test/postgres-test.sh" stop "$work/pg" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-database="$(POSTGRES_DURABLE=1 "$root/scripts/test/postgres-test.sh" start "$work/pg")"
+start_postgres_work  # sets work, pids and postgres_url
+database="$postgres_url"
 seed_locations "$binary" "$work/bench.sqlite" "$rows"
 "$binary" copy-data --from "$work/bench.sqlite" --to "$database?sslmode=disable" >/dev/null 2>&1
 psql "$database" -qc "VACUUM ANALYZE" >/dev/null
@@ -106,7 +96,7 @@ pgbench_tps="$(pgbench -n -c 32 -j 2 -T "$seconds" -f "$work/update.sql" "$datab
 #    own schema of the same cluster, one connection.
 for size in small large; do
     count=1000; [ "$size" = large ] && count=1000000
-    seed_locations_postgres "$binary" "$database?sslmode=disable&schema=scale_$size" "$count"
+    seed_locations "$binary" "$database?sslmode=disable&schema=scale_$size" "$count"
 done
 kill "$pg_pid" "$sqlite_pid" "$reference_pid" "$stack_pid" 2>/dev/null || true
 scale_seconds=3
