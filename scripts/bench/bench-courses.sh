@@ -57,7 +57,9 @@ kept() {  # kept PATH: "kept" when a read of PATH's list at $base is a hit, "rea
     curl -sf -o /dev/null "$base$1$list"
     if [ "$(metric 'onthemap_list_cache_total{result="hit"}')" -gt "${hits:-0}" ]; then echo "kept"; else echo "read on demand"; fi
 }
-rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+# anonymous_mb PID: the process's anonymous resident memory (its heap: RssAnon), in MB. Its whole
+# resident size would count the pages of a SQLite file it maps as they are read.
+anonymous_mb() { awk '/^RssAnon/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
 thousands() { sed -E ':a; s/([0-9])([0-9]{3})($|[^0-9])/\1,\2\3/; ta' <<<"$1"; }
 declare -A label=([sqlite]=SQLite [postgres]=PostgreSQL)
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
@@ -103,7 +105,7 @@ for engine in sqlite postgres; do
     # 4: the lists of $reads courses, one after another on one connection, the measured course read
     #    after every tenth, as the busiest would be; then whether it and the first read are still kept.
     base="${bases[course_small]}"
-    rss_before="$(rss_mb "$course_small_pid")"
+    memory_before="$(anonymous_mb "$course_small_pid")"
     misses_before="$(metric 'onthemap_list_cache_total{result="miss"}')"
     for k in $(seq 1 "$reads"); do
         printf 'url = "%s"\noutput = "/dev/null"\n' "$base/c/course-$k$list"
@@ -116,13 +118,13 @@ for engine in sqlite postgres; do
     lists="$(metric onthemap_list_cache_lists)"
     bytes="$(metric onthemap_list_cache_bytes)"
     swept_misses=$(($(metric 'onthemap_list_cache_total{result="miss"}') - ${misses_before:-0}))
-    rss_after="$(rss_mb "$course_small_pid")"
+    memory_after="$(anonymous_mb "$course_small_pid")"
     busy="$(kept "/c/$measured")"
     first="$(kept /c/course-1)"
     printf -v "memory_$engine" '| %s | %s | %s (at most %s) | %s | %s | %s in %s s | %s | %s | %s → %s MB |' \
         "${label[$engine]}" "$(thousands "$reads")" "$(thousands "$lists")" "$(thousands "$capacity")" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1048576 }')" \
         "$(awk -v b="$bytes" -v n="$lists" 'BEGIN { printf "%.0f", b / n }')" "$swept_misses" "$sweep_seconds" "$busy" "$first" \
-        "$rss_before" "$rss_after"
+        "$memory_before" "$memory_after"
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     pids=()
     unset bases
@@ -209,7 +211,7 @@ busiest course (\`/c/$measured\`) read after every tenth; the cache holds at mos
 (\`--list-cache-courses\`, whose default is 1,000). Then \`/metrics\`, and one more read of the busiest
 course and of the first one read, each counted as a hit (kept) or a miss (read on demand).
 
-| engine | lists read | \`onthemap_list_cache_lists\` | \`onthemap_list_cache_bytes\` | bytes a list | misses in the sweep | busiest course | first course read | server RSS before → after |
+| engine | lists read | \`onthemap_list_cache_lists\` | \`onthemap_list_cache_bytes\` | bytes a list | misses in the sweep | busiest course | first course read | server's anonymous memory before → after |
 |---|---|---|---|---|---|---|---|---|
 $memory_sqlite
 $memory_postgres

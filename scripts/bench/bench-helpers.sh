@@ -165,11 +165,17 @@ queries=(
     "skip=10000 (the ceiling)|skip=10000&order=createdAt"
 )
 
-# p50 URL: the p50 of URL, one connection, $seconds s, in milliseconds; "error" when an answer was not 2xx.
+# p50 URL: the p50 of URL, one connection, $seconds s, in milliseconds; "error" when an answer was not
+# 2xx (how many, on stderr).
 p50() {
     local out
     out="$(wrk -t1 -c1 -d"${seconds}s" --latency "$1")"
-    if grep -q "Non-2xx" <<<"$out"; then echo "error"; else percentile 50% "$out"; echo; fi
+    if grep -q "Non-2xx" <<<"$out"; then
+        echo "error"
+        echo "$(awk '/Non-2xx/ {print $5}' <<<"$out") of $(awk '/requests in/ {print $1}' <<<"$out") answers not 2xx: $1" >&2
+    else
+        percentile 50% "$out"; echo
+    fi
 }
 
 # p50s: the p50 of each query against $base; one line each.
@@ -179,9 +185,10 @@ p50s() {
 }
 
 # within_target MEASURED REFERENCE: "ratio× | met", or "ratio× | **missed**" where MEASURED is more
-# than 1.5 times REFERENCE.
+# than 1.5 times REFERENCE (or either is not a number: "error", some answers were not 2xx).
 within_target() {
     local ratio
+    [[ "$1$2" =~ ^[0-9.]+$ ]] || { echo "– | **missed** (not every answer 2xx)"; return; }
     ratio="$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }')"
     if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then echo "${ratio}× | **missed**"; else echo "${ratio}× | met"; fi
 }
