@@ -37,6 +37,9 @@ for engine in sqlite postgres; do
     seed_locations "$binary" "$(database_of "$engine" single_small)" "$pins"
     seed_courses "$binary" "$(database_of "$engine" course_small)" "$courses" "$pins" "$pins"
 done
+# A checkpoint now (as the superuser: the cluster trusts local connections), or PostgreSQL's own, due
+# within 5 minutes (checkpoint_timeout), writes the seeded gigabytes out while queries are measured.
+psql "${cluster/onthemap:onthemap@/postgres@}" -qc CHECKPOINT
 seeded_at="$(date +%s)"
 
 serve() {  # serve DATABASE [ARGS...]: starts the server; sets base and served_pid
@@ -72,13 +75,10 @@ for engine in sqlite postgres; do
     # Every layout's server at once, measured in turn, so that the machine's drift from minute to
     # minute falls on the single map and on the course alike.
     declare -A bases=()
-    for layout in single_large course_large single_small; do
+    for layout in single_large course_large single_small course_small; do
         serve "$(database_of "$engine" "$layout")"
         bases[$layout]="$base"
     done
-    metrics="127.0.0.1:$(free_port)"
-    serve "$(database_of "$engine" course_small)" --metrics-address "$metrics" --list-cache-courses "$capacity"
-    bases[course_small]="$base"; course_small_pid="$served_pid"; metrics="http://$metrics"
 
     # 1 and 2: each query at the four, in turn.
     for entry in "${queries[@]}"; do
@@ -102,10 +102,19 @@ for engine in sqlite postgres; do
         done
     done
 
-    # 4: the lists of $reads courses, one after another on one connection, the measured course read
-    #    after every tenth, as the busiest would be; then whether it and the first read are still kept.
-    base="${bases[course_small]}"
-    memory_before="$(anonymous_mb "$course_small_pid")"
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    pids=()
+    unset bases
+
+    # 4: a server of its own with metrics (the others ran with defaults) and the cache's capacity;
+    #    the lists of $reads courses, one after another on one connection, the measured course read
+    #    first and after every tenth, as the busiest would be; then whether it and the first read are
+    #    still kept.
+    metrics="127.0.0.1:$(free_port)"
+    serve "$(database_of "$engine" course_small)" --metrics-address "$metrics" --list-cache-courses "$capacity"
+    metrics="http://$metrics"
+    curl -sf -o /dev/null "$base/c/$measured$list"
+    memory_before="$(anonymous_mb "$served_pid")"
     misses_before="$(metric 'onthemap_list_cache_total{result="miss"}')"
     for k in $(seq 1 "$reads"); do
         printf 'url = "%s"\noutput = "/dev/null"\n' "$base/c/course-$k$list"
@@ -118,16 +127,15 @@ for engine in sqlite postgres; do
     lists="$(metric onthemap_list_cache_lists)"
     bytes="$(metric onthemap_list_cache_bytes)"
     swept_misses=$(($(metric 'onthemap_list_cache_total{result="miss"}') - ${misses_before:-0}))
-    memory_after="$(anonymous_mb "$course_small_pid")"
+    memory_after="$(anonymous_mb "$served_pid")"
     busy="$(kept "/c/$measured")"
     first="$(kept /c/course-1)"
     printf -v "memory_$engine" '| %s | %s | %s (at most %s) | %s | %s | %s in %s s | %s | %s | %s → %s MB |' \
         "${label[$engine]}" "$(thousands "$reads")" "$(thousands "$lists")" "$(thousands "$capacity")" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1048576 }')" \
         "$(awk -v b="$bytes" -v n="$lists" 'BEGIN { printf "%.0f", b / n }')" "$swept_misses" "$sweep_seconds" "$busy" "$first" \
         "$memory_before" "$memory_after"
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    kill "$served_pid"; wait "$served_pid" 2>/dev/null || true
     pids=()
-    unset bases
 done
 
 # The tables. uncached_table ENGINE REFERENCE COURSE: the rows comparing two layouts' p50s.
@@ -206,10 +214,10 @@ event loop like the root's (\`CachedListFastPath\`) once its path is remembered.
 ${cached_rows}
 ### The cache's memory among $courses_shown courses
 
-The lists of $(thousands "$reads") courses read one after another on one connection (\`/c/course-1\` … \`/c/course-$reads\`), the
-busiest course (\`/c/$measured\`) read after every tenth; the cache holds at most $(thousands "$capacity") lists
-(\`--list-cache-courses\`, whose default is 1,000). Then \`/metrics\`, and one more read of the busiest
-course and of the first one read, each counted as a hit (kept) or a miss (read on demand).
+A server of its own, with \`--metrics-address\`; the cache holds at most $(thousands "$capacity") lists (\`--list-cache-courses\`,
+whose default is 1,000). The lists of $(thousands "$reads") courses read one after another on one connection (\`/c/course-1\`
+… \`/c/course-$reads\`), the busiest course (\`/c/$measured\`) read first and after every tenth. Then \`/metrics\`, and one
+more read of the busiest course and of the first one read, each counted as a hit (kept) or a miss (read on demand).
 
 | engine | lists read | \`onthemap_list_cache_lists\` | \`onthemap_list_cache_bytes\` | bytes a list | misses in the sweep | busiest course | first course read | server's anonymous memory before → after |
 |---|---|---|---|---|---|---|---|---|
