@@ -26,11 +26,13 @@ struct Output {
     }
 
     func me(_ me: OnTheMapKit.Me) {
-        let pin = me.location.map { "\($0.mapString) (\($0.objectId))\(me.locationHidden ? ", hidden by a moderator" : "")" } ?? "no pin yet"
+        let state = me.locationAwaitingApproval ? ", waiting for an instructor's approval" : me.locationHidden ? ", hidden by a moderator" : ""
+        let pin = me.location.map { "\($0.mapString) (\($0.objectId))\(state)" } ?? "no pin yet"
         line("\(me.account.firstName) \(me.account.lastName) <\(me.account.email)>: \(pin)", json: [
             "account": ["key": me.account.key, "email": me.account.email, "firstName": me.account.firstName,
                         "lastName": me.account.lastName, "isAdmin": me.account.isAdmin],
             "location": me.location.map(Self.object) ?? NSNull(), "locationHidden": me.locationHidden,
+            "locationAwaitingApproval": me.locationAwaitingApproval,
         ])
     }
 

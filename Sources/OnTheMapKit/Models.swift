@@ -89,8 +89,12 @@ public struct Me: Sendable, Hashable {
     public var account: Account
     /// Nil until the student posts.
     public var location: StudentLocation?
-    /// True when a moderator has hidden the pin: it shows to its owner alone.
+    /// True when a moderator has hidden the pin (or an instructor declined it): it shows to its
+    /// owner alone.
     public var locationHidden: Bool
+    /// True while the pin waits for an instructor's approval, in a course that asks for it: until
+    /// then it shows to its owner and the course's instructors alone.
+    public var locationAwaitingApproval: Bool
 }
 
 /// One page of a list, with the total when the query asked for it.

@@ -130,7 +130,7 @@ public struct OnTheMapClient: Sendable {
                               lastName: me.account.lastName, isAdmin: me.account.isAdmin)
         var location: StudentLocation?
         if case .StudentLocation(let wire)? = me.location { location = try StudentLocation(wire) }
-        return Me(account: account, location: location, locationHidden: me.locationHidden)
+        return Me(account: account, location: location, locationHidden: me.locationHidden, locationAwaitingApproval: me.locationAwaitingApproval)
     }
 
     // MARK: Shared

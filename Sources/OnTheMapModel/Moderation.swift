@@ -53,6 +53,9 @@ public struct AuditEntry: Sendable, Equatable {
     public enum Action: String, Sendable, CaseIterable {
         case hideLocation = "hide-location"
         case showLocation = "show-location"
+        /// A pin that waited for an instructor's approval (courses that ask for it) shown, or not.
+        case approveLocation = "approve-location"
+        case declineLocation = "decline-location"
         case deleteLocation = "delete-location"
         case disableAccount = "disable-account"
         case enableAccount = "enable-account"

@@ -66,7 +66,7 @@ public enum DataCopy {
             default: .text
             }
             return (column.name, kind)
-        } + [("hidden_at", .optionalInteger), ("course_id", .integer)]),
+        } + [("hidden_at", .optionalInteger), ("course_id", .integer), ("awaiting_approval", .bool)]),
         // Numbered by the database: copied with their numbers, which the target then goes on from.
         Table("reports", [("id", .integer), ("object_id", .text), ("reporter_key", .text), ("reason", .text), ("created_at", .integer),
                      ("resolved_at", .optionalInteger), ("resolved_by", .optionalText), ("resolution", .optionalText),

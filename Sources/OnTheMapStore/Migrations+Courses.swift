@@ -103,4 +103,20 @@ enum Courses {
             "CREATE INDEX course_pending_members_by_email ON course_pending_members (email)",
         ]
     }
+
+    /// Migration 17, expand only. In a course whose instructors approve pins first, a student's
+    /// new or changed pin waits: it is hidden (`hidden_at` set, so every partial index, count and
+    /// public read leaves it out as they are) and `awaiting_approval`, which tells "waiting" from
+    /// "hidden by a moderator". Approving shows it (both cleared); declining hides it for good
+    /// (the flag cleared). Instances of the previous version write pins that show at once, as a
+    /// course could not ask for approval before.
+    static func approval(_ f: any SQLFlavour) -> [String] {
+        [
+            "ALTER TABLE student_locations ADD COLUMN awaiting_approval BOOLEAN NOT NULL DEFAULT FALSE",
+            """
+            CREATE INDEX student_locations_awaiting_approval ON student_locations (course_id, updated_at DESC, object_id)
+            WHERE awaiting_approval
+            """,
+        ]
+    }
 }

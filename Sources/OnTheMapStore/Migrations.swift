@@ -211,6 +211,7 @@ enum Schema {
         ]},
         Migration(version: 15, name: "courses: a map per class, the default course owning what was") { f in Courses.schema(f) },
         Migration(version: 16, name: "courses: invite links shown again, class lists before sign-up") { f in Courses.invitesAndClassLists(f) },
+        Migration(version: 17, name: "courses: pins waiting for an instructor's approval") { f in Courses.approval(f) },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -72,11 +72,17 @@ public protocol LocationStore: Sendable {
     func location(ownerKey: String, in course: CourseID) async throws -> OwnedLocation?
     /// Creates a location in `course`, or, when `ownerKey` already owns one there, overwrites that
     /// one (keeping its objectId, createdAt and, when an admin hid it, its hiding: nothing about it
-    /// is announced). `now` is in milliseconds.
-    func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64) async throws -> StudentLocation
+    /// is announced). `now` is in milliseconds. `heldForApproval` (a student's write in a course
+    /// whose instructors approve pins): the pin waits, hidden, for an instructor, and a pin of theirs
+    /// that showed is announced gone; one a moderator hid stays hidden.
+    func saveLocation(
+        _ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64, heldForApproval: Bool
+    ) async throws -> StudentLocation
     /// Applies the present fields to `course`'s location; nil when it has no such location. A
-    /// hidden one stays hidden, unannounced.
-    func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation?
+    /// hidden one stays hidden, unannounced; `heldForApproval` as for `saveLocation`.
+    func updateLocation(
+        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval: Bool
+    ) async throws -> StudentLocation?
     /// False when `course` had no such location.
     func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool
 }
@@ -94,14 +100,17 @@ public struct OwnedLocation: Sendable, Equatable {
     public var hiddenAt: Int64?
     /// The course it was posted in.
     public var course: CourseID
+    /// Hidden until an instructor of its course approves it (`hiddenAt` is when it began to wait).
+    public var awaitingApproval: Bool
 
     public var isHidden: Bool { hiddenAt != nil }
 
-    public init(location: StudentLocation, ownerKey: String?, hiddenAt: Int64? = nil, course: CourseID = .default) {
+    public init(location: StudentLocation, ownerKey: String?, hiddenAt: Int64? = nil, course: CourseID = .default, awaitingApproval: Bool = false) {
         self.location = location
         self.ownerKey = ownerKey
         self.hiddenAt = hiddenAt
         self.course = course
+        self.awaitingApproval = awaitingApproval
     }
 }
 
@@ -264,8 +273,13 @@ public protocol ModerationStore: Sendable {
     func accountsForAdmin(search: String?, limit: Int, skip: Int) async throws -> [AccountWithPin]
     /// Every pin, hidden ones too (or only those), most recently changed first.
     func locationsForAdmin(hiddenOnly: Bool, limit: Int, skip: Int) async throws -> [OwnedLocation]
+    /// Pins waiting for an instructor's approval, of `course` (nil: of every course), the most
+    /// recently written first.
+    func locationsAwaitingApproval(in course: CourseID?, limit: Int, skip: Int) async throws -> [OwnedLocation]
     /// Hides a pin (`hiddenAt`) or shows it again (nil), resolving its open reports when hiding;
-    /// its leaving or return is announced like a deletion or a creation. Nil when there is no such pin.
+    /// its leaving or return is announced like a deletion or a creation. A pin waiting for
+    /// approval is approved by showing it, declined by hiding it (no longer waiting, and
+    /// announced to no one). Nil when there is no such pin.
     func setHidden(objectId: String, hiddenAt: Int64?, audit: AuditEntry) async throws -> OwnedLocation?
     /// Deletes a pin and resolves its open reports; false when there was none.
     func deleteLocation(objectId: String, audit: AuditEntry) async throws -> Bool
@@ -316,6 +330,15 @@ public enum AccountChange: Sendable, Equatable {
 }
 
 extension LocationStore {
+    /// A write that shows at once (or stays as a moderator left it).
+    public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64) async throws -> StudentLocation {
+        try await saveLocation(fields, ownerKey: ownerKey, in: course, now: now, heldForApproval: false)
+    }
+
+    public func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
+        try await updateLocation(objectId: objectId, in: course, with: fields, now: now, heldForApproval: false)
+    }
+
     /// Every visible location of `course` (named `slug` in the file, when given) as `format`,
     /// handed to `write` a page of text at a time (header, pages, footer): an export of any size in
     /// constant memory. Returns how many locations.

@@ -14,8 +14,8 @@ extension SQLStore: LocationStore {
     static let locationColumnNames = LocationColumn.allCases.map(\.name)
     static let locationColumns = locationColumnNames.joined(separator: ", ")
     /// For reads that must know whether a pin is hidden (the public lists leave hidden ones out
-    /// instead) and its course (the lists ask for one).
-    static let locationColumnsAndHidden = locationColumns + ", hidden_at, course_id"
+    /// instead), its course (the lists ask for one) and whether it waits for approval.
+    static let locationColumnsAndHidden = locationColumns + ", hidden_at, course_id, awaiting_approval"
     /// Only pins an admin has not hidden: every public read has it.
     static let visible = SQLRaw("hidden_at IS NULL")
 
@@ -81,23 +81,31 @@ extension SQLStore: LocationStore {
             """), on: reader)
     }
 
-    public func saveLocation(_ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64) async throws -> StudentLocation {
+    public func saveLocation(
+        _ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64, heldForApproval held: Bool
+    ) async throws -> StudentLocation {
         for attempt in 1...3 {
             let objectId = Identifiers.objectId()
             do {
                 // One statement, so an overwrite can never leave two pins for one account.
                 let upsert = SQLQueryString("""
-                    INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns), course_id)
+                    INSERT INTO student_locations (\(unsafeRaw: Self.locationColumns), course_id\(unsafeRaw: held ? ", hidden_at, awaiting_approval" : ""))
                     VALUES (\(bind: objectId), \(bind: ownerKey), \(bind: fields.uniqueKey), \(bind: fields.firstName),
                             \(bind: fields.lastName), \(bind: fields.mapString), \(bind: fields.mediaURL),
-                            \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now), \(bind: course.rawValue))
+                            \(bind: fields.latitude), \(bind: fields.longitude), \(bind: now), \(bind: now), \(bind: course.rawValue)\(held ? ApprovalHold.newPin(at: now) : SQLQueryString("")))
                     ON CONFLICT (course_id, owner_key) DO UPDATE SET
                         unique_key = excluded.unique_key, first_name = excluded.first_name,
                         last_name = excluded.last_name, map_string = excluded.map_string,
                         media_url = excluded.media_url, latitude = excluded.latitude,
-                        longitude = excluded.longitude, updated_at = excluded.updated_at
+                        longitude = excluded.longitude, updated_at = excluded.updated_at\(held ? ApprovalHold.assignments(at: now) : SQLQueryString(""))
                     RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
                     """)
+                if held, let ownerKey {
+                    return try await writer.perform(heldWrite(upsert, before: ApprovalHold.pinBefore(owner: ownerKey, in: course), in: course) { owned in
+                        guard let owned else { throw StoreError.keyTaken }
+                        return owned.location
+                    })
+                }
                 let recordsItsEvents = writesEventsInStatements
                 let statement = recordsItsEvents
                     ? LocationWriteSQL.saving(upsert, newObjectId: objectId, as: StudentLocation(
@@ -121,7 +129,9 @@ extension SQLStore: LocationStore {
         throw StoreError.keyTaken
     }
 
-    public func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
+    public func updateLocation(
+        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval held: Bool
+    ) async throws -> StudentLocation? {
         guard objectId.isStorable else { return nil }
         var assignments: [any SQLExpression] = [SQLRaw("updated_at = ") + SQLBind(now)]
         func set(_ column: String, _ value: (any Encodable & Sendable)?) {
@@ -135,10 +145,15 @@ extension SQLStore: LocationStore {
         set("latitude", fields.latitude)
         set("longitude", fields.longitude)
         let update = SQLList([
-            SQLRaw("UPDATE student_locations SET "), SQLList(assignments),
+            SQLRaw("UPDATE student_locations SET "), SQLList(assignments), held ? ApprovalHold.assignments(at: now) : SQLQueryString(""),
             SQLRaw(" WHERE object_id = "), SQLBind(objectId), SQLRaw(" AND course_id = "), SQLBind(course.rawValue),
             SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
         ], separator: SQLRaw(""))
+        if held {
+            return try await writer.perform(heldWrite(update, before: ApprovalHold.pinBefore(objectId: objectId, in: course), in: course) { owned in
+                owned?.location
+            })
+        }
         // An update that sets every field (as the old apps' overwrite does) knows the pin's JSON
         // but for its createdAt, so on PostgreSQL it records its event in the same statement.
         var statement: any SQLExpression = update
@@ -193,13 +208,19 @@ extension SQLStore: LocationStore {
                 updatedAt: try row.decode(column: LocationColumn.updatedAt.name, as: Int64.self)),
             ownerKey: try row.optionalString(column: LocationColumn.ownerKey.name),
             hiddenAt: row.contains(column: "hidden_at") ? try row.optionalInt64(column: "hidden_at") : nil,
-            course: row.contains(column: "course_id") ? CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)) : .default)
+            course: row.contains(column: "course_id") ? CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)) : .default,
+            awaitingApproval: try awaitingApproval(in: row))
+    }
+
+    /// Whether the row's pin waits for approval: false when the read did not ask.
+    static func awaitingApproval(in row: any SQLRow) throws -> Bool {
+        row.contains(column: "awaiting_approval") ? try row.decode(column: "awaiting_approval", as: Bool.self) : false
     }
 }
 
 extension SQLStore {
     /// `owned(from:)` for a row of `locationColumns` in their order (then `hidden_at` and
-    /// `course_id`, when asked for), read by position.
+    /// `course_id`, when asked for), read by position; `awaiting_approval` by name.
     static func owned(fromPositional row: some PositionalSQLRow) throws -> OwnedLocation {
         let hidden = locationColumnNames.count, course = hidden + 1
         let hasHidden = row.columnNames.count > hidden && row.columnNames[hidden] == "hidden_at"
@@ -208,7 +229,8 @@ extension SQLStore {
             location: try location(fromPositional: row),
             ownerKey: row.isNull(at: LocationColumn.ownerKey.rawValue) ? nil : try row.string(at: LocationColumn.ownerKey.rawValue),
             hiddenAt: hasHidden && !row.isNull(at: hidden) ? try row.int64(at: hidden) : nil,
-            course: hasCourse ? CourseID(rawValue: try row.int64(at: course)) : .default)
+            course: hasCourse ? CourseID(rawValue: try row.int64(at: course)) : .default,
+            awaitingApproval: try awaitingApproval(in: row))
     }
 
     /// The pin alone, for the lists, which need neither its owner nor whether it is hidden.
@@ -257,6 +279,6 @@ private final class LocationReading: @unchecked Sendable {
 }
 
 /// Concatenates two SQL fragments.
-private func + (lhs: any SQLExpression, rhs: any SQLExpression) -> any SQLExpression {
+func + (lhs: any SQLExpression, rhs: any SQLExpression) -> any SQLExpression {
     SQLList([lhs, rhs], separator: SQLRaw(""))
 }

@@ -40,16 +40,31 @@ extension SQLStore: ModerationStore {
 
     public func setHidden(objectId: String, hiddenAt: Int64?, audit: AuditEntry) async throws -> OwnedLocation? {
         guard objectId.isStorable else { return nil }
-        let change: SQLQueryString = hiddenAt.map { at in
-            "UPDATE student_locations SET hidden_at = \(bind: at) WHERE object_id = \(bind: objectId) AND hidden_at IS NULL"
-        } ?? "UPDATE student_locations SET hidden_at = NULL WHERE object_id = \(bind: objectId) AND hidden_at IS NOT NULL"
-        var statements: [any SQLExpression] = [change + " RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)" as SQLQueryString]
+        let returning = " RETURNING \(Self.locationColumnsAndHidden)"
+        // Hiding a pin that waits for approval declines it: still hidden, no longer waiting, and
+        // nothing to announce, as no one else saw it. Showing one approves it.
+        let changes: [SQLQueryString] = hiddenAt.map { at in [
+            """
+            UPDATE student_locations SET awaiting_approval = FALSE WHERE object_id = \(bind: objectId) AND awaiting_approval\(unsafeRaw: returning)
+            """,
+            "UPDATE student_locations SET hidden_at = \(bind: at) WHERE object_id = \(bind: objectId) AND hidden_at IS NULL\(unsafeRaw: returning)",
+        ] } ?? [
+            """
+            UPDATE student_locations SET hidden_at = NULL, awaiting_approval = FALSE
+            WHERE object_id = \(bind: objectId) AND hidden_at IS NOT NULL\(unsafeRaw: returning)
+            """,
+        ]
+        var statements: [any SQLExpression] = changes
         if let hiddenAt { statements.append(Self.resolveReports(objectId, as: "hidden", by: audit.actorKey, at: hiddenAt)) }
         statements.append(Self.insert(audit))
         do {
             return try await writer.perform(WriteUnit(statements) { rows in
-                guard let row = rows[0].first else { throw NothingChanged() }
+                guard let (index, row) = rows.prefix(changes.count).enumerated().lazy.compactMap({ i, r in r.first.map { (i, $0) } }).first else {
+                    throw NothingChanged()
+                }
                 let owned = try Self.owned(from: row)
+                // The decline (the first of two) announces nothing.
+                if hiddenAt != nil, index == 0 { return (owned, []) }
                 return (owned, [owned.isHidden ? .deleted(objectId: objectId, in: owned.course) : .created(owned.location, in: owned.course)])
             })
         } catch is NothingChanged {

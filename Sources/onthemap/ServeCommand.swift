@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.writes.help)
     var writes: String?
 
+    @Option(name: .customLong(ServerSetting.courseCreators.name), help: ServerSetting.courseCreators.help)
+    var courseCreators: String?
+
     @Option(name: .customLong(ServerSetting.publicURL.name), help: ServerSetting.publicURL.help)
     var publicURL: String?
 
@@ -196,6 +199,8 @@ struct ServeCommand: AsyncParsableCommand {
             .value(port, default: configuration.port, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
         configuration.writeMode = try ServerSetting.writes
             .value(writes, default: configuration.writeMode, expected: "accounts or open") { WriteMode(rawValue: $0.lowercased()) }
+        configuration.courseCreators = try ServerSetting.courseCreators
+            .value(courseCreators, default: configuration.courseCreators, expected: "anyone or admins") { CourseCreators(rawValue: $0.lowercased()) }
         if let (text, source) = ServerSetting.publicURL.raw(publicURL) {
             guard let origin = PublicURL(text) else {
                 throw ValidationError("\(source) must be an origin such as https://map.example.org; got \"\(text)\".")

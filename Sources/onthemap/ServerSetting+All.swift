@@ -6,7 +6,7 @@ import OnTheMapSQLite
 /// Every setting of `onthemap serve`, in the README's order.
 extension ServerSetting {
     static let all: [ServerSetting] = [
-        host, port, database, writes, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
+        host, port, database, writes, courseCreators, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
         databaseReaders, databaseWriters, readBudget, expensiveQueries, expensiveQueue, writeQueue,
         headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerAddress,
         signUpLimit, loginFailureLimit, liveStreams, liveStreamsPerAddress, geocoderUpstream, tilesURL, tilesAttribution, leafletDirectory,
@@ -24,6 +24,8 @@ extension ServerSetting {
         """)
     static let writes = ServerSetting("writes", valueName: "mode", default: code(configuration.writeMode.rawValue),
         "`accounts`: writes need a login; `open`: anyone may write")
+    static let courseCreators = ServerSetting("course-creators", valueName: "who", default: code(configuration.courseCreators.rawValue),
+        "`anyone`: every logged-in account may start a course, and teaches it; `admins`: only the server's admins (and `onthemap course add`)")
     static let publicURL = ServerSetting("public-url", valueName: "url", default: "none", """
         the origin users reach the service at, e.g. `https://map.example.org`: checked against `Origin` on browser writes, logins \
         and sign-ups, used for Parse `Location` headers (a path without it), and `https` makes cookies `Secure` and adds HSTS

@@ -172,15 +172,23 @@ import Testing
         }
     }
 
-    @Test func approvalBeforePinsShowIsRefusedUntilItIsBuilt() async throws {
+    @Test func onAServerWhoseAdminsStartCoursesOthersAreRefusedAndTold() async throws {
+        try await TestServer.run(configure: { $0.courseCreators = .admins }) { server in
+            let student = try await server.signUp(), admin = try await server.signUp()
+            try await server.makeAdmin(admin)
+            let listed = try await server.send(.get, "/v1/courses", headers: student.bearerHeader)
+            #expect(try listed.object()["canCreate"] as? Bool == false)
+            let refused = try await server.send(.post, "/v1/courses", body: #"{"slug": "cs101", "title": "CS 101"}"#, headers: student.bearerHeader)
+            #expect(refused.status == .forbidden)
+            #expect(try refused.object()["error"] as? String == "Only the server's admins start courses here; ask one to start yours.")
+            #expect(try await server.store.course(slug: CourseSlug(rawValue: "cs101")!) == nil, "a refusal makes nothing")
+            #expect(try await server.send(.get, "/v1/courses", headers: admin.bearerHeader).object()["canCreate"] as? Bool == true)
+            let made = try await server.send(.post, "/v1/courses", body: #"{"slug": "cs101", "title": "CS 101"}"#, headers: admin.bearerHeader)
+            #expect(made.status == .created)
+        }
         try await TestServer.run { server in
-            let teacher = try await server.signUp()
-            try await server.makeCourse("cs101", instructor: teacher)
-            let asked = try await server.send(.patch, "/c/cs101/v1/course", body: #"{"approvalRequired": true}"#, headers: teacher.bearerHeader)
-            #expect(asked.status == .badRequest)
-            #expect(try asked.object()["parameter"] as? String == "approvalRequired")
-            #expect(try await server.send(.get, "/c/cs101/v1/course", headers: teacher.bearerHeader).object()["approvalRequired"] as? Bool == false)
-            #expect(try await server.send(.patch, "/c/cs101/v1/course", body: #"{"approvalRequired": false}"#, headers: teacher.bearerHeader).status == .ok)
+            let student = try await server.signUp()
+            #expect(try await server.send(.get, "/v1/courses", headers: student.bearerHeader).object()["canCreate"] as? Bool == true)
         }
     }
 

@@ -21,11 +21,11 @@ extension SQLStore {
 
     @discardableResult
     func pin(
-        _ owner: Account, at place: String, in course: CourseID = .default, now: Int64 = WallClock.system.nowMillis()
+        _ owner: Account, at place: String, in course: CourseID = .default, now: Int64 = WallClock.system.nowMillis(), held: Bool = false
     ) async throws -> StudentLocation {
         try await saveLocation(
             CompleteLocationFields(uniqueKey: owner.key, firstName: owner.firstName, lastName: owner.lastName,
                                    mapString: place, mediaURL: "https://example.com/\(owner.key)", latitude: 1, longitude: 2),
-            ownerKey: owner.key, in: course, now: now)
+            ownerKey: owner.key, in: course, now: now, heldForApproval: held)
     }
 }

@@ -3546,7 +3546,7 @@ internal struct Client: APIProtocol {
     }
     /// Create a course
     ///
-    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`. A server started with `--course-creators admins` lets only its admins start one (403 for anyone else).
     ///
     /// - Remark: HTTP `POST /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.

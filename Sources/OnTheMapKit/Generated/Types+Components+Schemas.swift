@@ -800,29 +800,37 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Me/location`.
             internal var location: Components.Schemas.Me.LocationPayload?
-            /// True when an admin has hidden the caller's pin: it shows to them alone.
+            /// True when a moderator has hidden (or an instructor declined) the caller's pin: it shows to them alone.
             ///
             /// - Remark: Generated from `#/components/schemas/Me/locationHidden`.
             internal var locationHidden: Swift.Bool
+            /// The caller's pin in this course waits for an instructor's approval (a course that asks for it): only they and the course's instructors see it until then.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Me/locationAwaitingApproval`.
+            internal var locationAwaitingApproval: Swift.Bool
             /// Creates a new `Me`.
             ///
             /// - Parameters:
             ///   - account:
             ///   - location: The caller's pin, or null; shown to its owner even when an admin has hidden it.
-            ///   - locationHidden: True when an admin has hidden the caller's pin: it shows to them alone.
+            ///   - locationHidden: True when a moderator has hidden (or an instructor declined) the caller's pin: it shows to them alone.
+            ///   - locationAwaitingApproval: The caller's pin in this course waits for an instructor's approval (a course that asks for it): only they and the course's instructors see it until then.
             internal init(
                 account: Components.Schemas.Me.AccountPayload,
                 location: Components.Schemas.Me.LocationPayload? = nil,
-                locationHidden: Swift.Bool
+                locationHidden: Swift.Bool,
+                locationAwaitingApproval: Swift.Bool
             ) {
                 self.account = account
                 self.location = location
                 self.locationHidden = locationHidden
+                self.locationAwaitingApproval = locationAwaitingApproval
             }
             internal enum CodingKeys: String, CodingKey {
                 case account
                 case location
                 case locationHidden
+                case locationAwaitingApproval
             }
         }
         /// - Remark: Generated from `#/components/schemas/GeocodeResults`.
@@ -1113,6 +1121,8 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/Course/namesShown`.
             internal var namesShown: Components.Schemas.Course.NamesShownPayload
+            /// A student's new or changed pin waits, hidden from everyone but them and the course's instructors, until an instructor approves it (`/v1/course/approvals`); instructors' and admins' pins show at once. Never true for the default course. Turning it off approves nothing that waits.
+            ///
             /// - Remark: Generated from `#/components/schemas/Course/approvalRequired`.
             internal var approvalRequired: Swift.Bool
             /// An archived course's map can be read but takes no more posts.
@@ -1209,7 +1219,7 @@ extension Components {
             ///   - path: The course's base path (`/c/{slug}/`): an app's base URL ends with it.
             ///   - visibility: Who may read its map: its members (and the server's admins), or anyone with its address.
             ///   - namesShown:
-            ///   - approvalRequired:
+            ///   - approvalRequired: A student's new or changed pin waits, hidden from everyone but them and the course's instructors, until an instructor approves it (`/v1/course/approvals`); instructors' and admins' pins show at once. Never true for the default course. Turning it off approves nothing that waits.
             ///   - archived: An archived course's map can be read but takes no more posts.
             ///   - createdAt:
             ///   - role: The caller's role in the course; null when they are not a member.

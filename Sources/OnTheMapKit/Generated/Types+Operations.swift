@@ -7385,15 +7385,25 @@ internal enum Operations {
                     internal struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/content/json/results`.
                         internal var results: [Components.Schemas.Course]
+                        /// Whether the caller may start a course (`POST /v1/courses`): any account, unless the server was started with `--course-creators admins`.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/content/json/canCreate`.
+                        internal var canCreate: Swift.Bool
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - results:
-                        internal init(results: [Components.Schemas.Course]) {
+                        ///   - canCreate: Whether the caller may start a course (`POST /v1/courses`): any account, unless the server was started with `--course-creators admins`.
+                        internal init(
+                            results: [Components.Schemas.Course],
+                            canCreate: Swift.Bool
+                        ) {
                             self.results = results
+                            self.canCreate = canCreate
                         }
                         internal enum CodingKeys: String, CodingKey {
                             case results
+                            case canCreate
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/content/application\/json`.
@@ -7528,7 +7538,7 @@ internal enum Operations {
     }
     /// Create a course
     ///
-    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`. A server started with `--course-creators admins` lets only its admins start one (403 for anyone else).
     ///
     /// - Remark: HTTP `POST /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.
@@ -7786,7 +7796,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// A cross-site request.
+            /// A cross-site request, or a server whose courses only its admins start (`--course-creators admins`).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/403`.
             ///

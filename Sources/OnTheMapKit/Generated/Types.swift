@@ -156,7 +156,7 @@ internal protocol APIProtocol: Sendable {
     func myCourses(_ input: Operations.MyCourses.Input) async throws -> Operations.MyCourses.Output
     /// Create a course
     ///
-    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`. A server started with `--course-creators admins` lets only its admins start one (403 for anyone else).
     ///
     /// - Remark: HTTP `POST /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.
@@ -468,7 +468,7 @@ extension APIProtocol {
     }
     /// Create a course
     ///
-    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`.
+    /// A new course, taught by the caller: its own map at `/c/{slug}/`, for its members only unless `visibility` is `link`. A server started with `--course-creators admins` lets only its admins start one (403 for anyone else).
     ///
     /// - Remark: HTTP `POST /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)`.

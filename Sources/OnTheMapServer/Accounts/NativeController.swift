@@ -27,11 +27,15 @@ struct NativeController: Sendable {
     }
 
     /// The caller's account and own location in the request's course (or null), which shows to its
-    /// owner even when a moderator has hidden it from everyone else (`locationHidden` says so).
+    /// owner even when a moderator has hidden it from everyone else (`locationHidden` says so) or
+    /// while it waits for an instructor's approval (`locationAwaitingApproval`).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.requireCaller()
         let owned = try await locations.location(ownerKey: caller.account.key, in: context.course)
-        return try JSONResponse.make(MeBody(account: .init(caller.account), location: Nullable(owned?.location), locationHidden: owned?.isHidden ?? false))
+        let waiting = owned?.awaitingApproval ?? false
+        return try JSONResponse.make(MeBody(
+            account: .init(caller.account), location: Nullable(owned?.location), locationHidden: (owned?.isHidden ?? false) && !waiting,
+            locationAwaitingApproval: waiting))
     }
 
     /// `{"password"}`: the caller proves again that they know it (an admin about to change accounts).
@@ -66,4 +70,5 @@ private struct MeBody: Encodable {
     /// `null`, not left out, when there is none.
     let location: Nullable<StudentLocation>
     let locationHidden: Bool
+    let locationAwaitingApproval: Bool
 }

@@ -14,6 +14,8 @@ struct AdminPinBody: Encodable {
     let longitude: Double
     let updatedAt: String
     let hidden: Bool
+    /// Hidden (`hidden`) until an instructor approves it.
+    let awaitingApproval: Bool
 
     init(_ pin: OwnedLocation) {
         objectId = pin.location.objectId
@@ -26,6 +28,7 @@ struct AdminPinBody: Encodable {
         longitude = pin.location.longitude
         updatedAt = WireTime.formatMillis(pin.location.updatedAt)
         hidden = pin.isHidden
+        awaitingApproval = pin.awaitingApproval
     }
 
 }

@@ -45,13 +45,18 @@ struct AdminService: Sendable {
         try await store.locationsForAdmin(hiddenOnly: hiddenOnly, limit: limit, skip: skip)
     }
 
+    /// Pins waiting for approval, of `course` or of every course.
+    func awaitingApproval(limit: Int, skip: Int, in course: CourseID? = nil) async throws -> [OwnedLocation] {
+        try await store.locationsAwaitingApproval(in: course, limit: limit, skip: skip)
+    }
+
     func setHidden(_ objectId: String, to hidden: Bool, by admin: Account, in course: CourseID? = nil) async throws -> OwnedLocation {
         let pin = try await location(objectId, in: course)
         let now = clock.nowMillis()
+        let action: AuditEntry.Action = pin.awaitingApproval ? (hidden ? .declineLocation : .approveLocation) : (hidden ? .hideLocation : .showLocation)
         let changed = try await store.setHidden(
             objectId: objectId, hiddenAt: hidden ? now : nil,
-            audit: audit(
-                by: admin, hidden ? .hideLocation : .showLocation, target: objectId, detail: Self.describe(pin.location), at: now, course: pin.course))
+            audit: audit(by: admin, action, target: objectId, detail: Self.describe(pin.location), at: now, course: pin.course))
         guard let changed else { throw APIError.notFound("No location with objectId \(objectId).") }
         return changed
     }

@@ -22,7 +22,14 @@ struct PinModeration: Sendable {
         return try JSONResponse.make(ResultsBody(results: reported.map(ReportedPinBody.init)))
     }
 
-    /// `{"hidden": Bool}`.
+    /// `?limit=&skip=`: the pins waiting for approval, the most recently written first.
+    @Sendable func awaitingApproval(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = try AdminPage(request)
+        let pins = try await service.awaitingApproval(limit: page.limit, skip: page.skip, in: scope(context))
+        return try JSONResponse.make(ResultsBody(results: pins.map(AdminPinBody.init)))
+    }
+
+    /// `{"hidden": Bool}`: on a pin waiting for approval, false approves it and true declines it.
     @Sendable func changeLocation(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try AdminChange(try await RequestJSON.value(of: request), allowed: ["hidden"])
         guard let hidden = body.flag("hidden") else { throw APIError.validation("hidden", "Send hidden, true or false.") }

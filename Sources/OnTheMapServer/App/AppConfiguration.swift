@@ -9,11 +9,20 @@ public enum WriteMode: String, Sendable, CaseIterable {
     case open
 }
 
+/// Who may start a course over the API (`POST /v1/courses`): any logged-in account, which then
+/// teaches it, or the server's admins alone (a school whose IT sets courses up). The operator's
+/// `onthemap course add` may always.
+public enum CourseCreators: String, Sendable, CaseIterable {
+    case anyone
+    case admins
+}
+
 /// Everything the server needs to know, read once at start.
 public struct AppConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var writeMode = WriteMode.accounts
+    public var courseCreators = CourseCreators.anyone
     /// The origin users reach the service at (`https://map.example.org`): used by the cross-site
     /// checks, for absolute `Location` headers and, when https, for `Secure` cookies.
     public var publicURL: PublicURL?

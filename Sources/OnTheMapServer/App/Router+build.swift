@@ -32,7 +32,8 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
         .addRoutes(to: family(.native, path: AdminController.basePath, adminsOnly: true))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
-    CourseController(service: services.courses, store: store, geocoder: services.geocoder, publicURL: configuration.publicURL)
+    CourseController(service: services.courses, store: store, geocoder: services.geocoder, publicURL: configuration.publicURL,
+                     courseCreators: configuration.courseCreators)
         .addRootRoutes(to: family(.native))
     services.webClient.addRoutes(to: family(.native))
     return router
@@ -64,7 +65,8 @@ private func addCourseFamilies(
     }
     let course = family(.native)
     NativeController(accounts: services.accounts, locations: services.store, cookies: services.cookies).addCourseRoutes(to: course)
-    CourseController(service: services.courses, store: services.store, geocoder: services.geocoder, publicURL: configuration.publicURL)
+    CourseController(service: services.courses, store: services.store, geocoder: services.geocoder, publicURL: configuration.publicURL,
+                     courseCreators: configuration.courseCreators)
         .addRoutes(to: course)
     CourseModerationController(service: services.admin, locations: services.store).addRoutes(to: course)
 }

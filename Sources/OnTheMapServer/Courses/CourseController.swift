@@ -13,6 +13,8 @@ struct CourseController: Sendable {
     let geocoder: GeocoderState
     /// Invite links are absolute from `--public-url`, else paths.
     let publicURL: PublicURL?
+    /// Who may start a course (`--course-creators`).
+    let courseCreators: CourseCreators
 
     /// The operations a course serves at its path.
     func addRoutes(to routes: FamilyGroup) {
@@ -118,18 +120,23 @@ struct CourseController: Sendable {
         if caller.account.isAdmin { courses = try await store.allCourses() }
         var bodies: [CourseBody] = []
         for course in courses { bodies.append(body(course, role: roles[course.id], caller: caller)) }
-        return try JSONResponse.make(CourseList(results: bodies))
+        return try JSONResponse.make(CourseList(results: bodies, canCreate: mayCreate(caller)))
     }
 
     /// `{slug, title, visibility}`: the caller teaches the new course.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try await context.requireCaller()
+        guard mayCreate(caller) else { throw APIError.forbidden("Only the server's admins start courses here; ask one to start yours.") }
         let fields = try CourseFields(try await RequestJSON.value(of: request), allowed: ["slug", "title", "visibility"], required: ["slug", "title"])
         let visibility = try fields.choice("visibility", Course.Visibility.self)
         var course = try await service.create(
             slug: try fields.string("slug") ?? "", title: try fields.string("title") ?? "", instructor: caller.account, by: caller.account)
         if let visibility { course = try await service.change(course, to: .init(visibility: visibility), by: caller.account) }
         return try JSONResponse.make(body(course, role: .instructor, caller: caller), status: .created)
+    }
+
+    private func mayCreate(_ caller: Caller) -> Bool {
+        courseCreators == .anyone || caller.account.isAdmin
     }
 
     /// The request's course: the one its path names, or the default course at the root.
@@ -153,6 +160,8 @@ struct CourseController: Sendable {
 
 private struct CourseList: Encodable {
     let results: [CourseBody]
+    /// Whether the caller may start a course (`POST /v1/courses`).
+    let canCreate: Bool
 }
 
 private struct EmptyCourseBody: Encodable {}

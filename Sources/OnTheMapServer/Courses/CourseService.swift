@@ -73,9 +73,14 @@ public struct CourseService: Sendable {
         if let title = settings.title { changed.title = try Course.title(title) }
         if let visibility = settings.visibility { changed.visibility = visibility }
         if let namesShown = settings.namesShown { changed.namesShown = namesShown }
-        // Approval before a pin shows is not built yet (issue 42): a course asking for it would
-        // show every pin at once while its instructor believed otherwise, so it is refused.
-        if settings.approvalRequired == true { throw APIError.validation("approvalRequired", "Approving pins before they show is not available yet.") }
+        if let approvalRequired = settings.approvalRequired {
+            // The default course's pins show at once: its old apps know nothing of waiting.
+            if approvalRequired, course.id == .default {
+                throw APIError.validation("approvalRequired", "The default course shows every pin at once; approval is for a course of its own.")
+            }
+            // Turning it off approves nothing: pins that wait go on waiting for an instructor.
+            changed.approvalRequired = approvalRequired
+        }
         if let archived = settings.archived, archived != course.isArchived {
             if course.id == .default { throw APIError.defaultCourseStays }
             changed.archivedAt = archived ? clock.nowMillis() : nil
@@ -195,6 +200,7 @@ public struct CourseService: Sendable {
         if old.title != new.title { parts.append("title: \(new.title)") }
         if old.visibility != new.visibility { parts.append("visibility: \(new.visibility.rawValue)") }
         if old.namesShown != new.namesShown { parts.append("names: \(new.namesShown.rawValue)") }
+        if old.approvalRequired != new.approvalRequired { parts.append(new.approvalRequired ? "instructors approve each pin" : "pins show at once") }
         if old.isArchived != new.isArchived { parts.append(new.isArchived ? "archived" : "no longer archived") }
         return parts.joined(separator: "; ")
     }

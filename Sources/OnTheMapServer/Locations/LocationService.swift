@@ -7,6 +7,8 @@ import OnTheMapStore
 struct Writer: Sendable {
     let caller: Caller?
     let clientAddress: String
+    /// Their pins wait for an instructor's approval (`ApprovalRule`).
+    var heldForApproval = false
 }
 
 /// Reads and writes of student locations with the rules of docs/API.md, "Who may write". The list
@@ -64,7 +66,8 @@ struct LocationService: Sendable {
             complete.lastName = caller.account.lastName
         }
         do {
-            return try await store.saveLocation(complete, ownerKey: writer.caller?.account.key, in: course, now: clock.nowMillis())
+            return try await store.saveLocation(
+                complete, ownerKey: writer.caller?.account.key, in: course, now: clock.nowMillis(), heldForApproval: writer.heldForApproval)
         } catch let error where !(error is StoreError) {
             // A course deleted by another process in the seconds this one still knew it: its pins
             // may no longer be written (the database's foreign key says so), and it is not there.
@@ -83,7 +86,8 @@ struct LocationService: Sendable {
             fields.firstName = nil
             fields.lastName = nil
         }
-        guard let updated = try await store.updateLocation(objectId: objectId, in: course, with: fields, now: clock.nowMillis()) else {
+        guard let updated = try await store.updateLocation(
+            objectId: objectId, in: course, with: fields, now: clock.nowMillis(), heldForApproval: writer.heldForApproval) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
         return updated

@@ -68,7 +68,9 @@ struct StudentLocationController: Sendable {
 
     /// The caller (the group's cross-site check has passed them) and client address of a write.
     private func writer(of request: Request, context: AppRequestContext) async throws -> Writer {
-        Writer(caller: try await context.caller(), clientAddress: context.clientAddress)
+        let caller = try await context.caller()
+        return Writer(
+            caller: caller, clientAddress: context.clientAddress, heldForApproval: ApprovalRule.holds(in: context.facts.mountedCourse, caller: caller))
     }
 
     private func objectId(_ context: AppRequestContext) throws(APIError) -> String {

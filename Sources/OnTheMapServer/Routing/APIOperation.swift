@@ -35,7 +35,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case startSignIn, finishSignIn
 
     case courseShow, courseChange, courseDelete, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
-    case courseReports, courseChangeLocation, courseDismissReports, courseAudit, courseExport
+    case courseReports, courseApprovals, courseChangeLocation, courseDismissReports, courseAudit, courseExport
     case myCourses, createCourse
 
     /// Who may call an operation: what the document's `security` says of it.
@@ -56,7 +56,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     var access: Access {
         switch self {
         case .me, .confirmPassword, .report, .courseChange, .courseDelete, .courseInvite, .courseJoin, .courseMembers, .courseAddMembers, .courseRemoveMember,
-             .courseReports, .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport, .myCourses, .createCourse: .session
+             .courseReports, .courseApprovals, .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport, .myCourses,
+             .createCourse: .session
         case .adminAccounts, .adminChangeAccount, .adminPasswordReset, .adminLocations, .adminChangeLocation, .adminDeleteLocation,
              .adminReports, .adminDismissReports, .adminAudit, .adminExport: .admin
         default: .anyone
@@ -72,7 +73,7 @@ enum APIOperation: String, CaseIterable, Sendable {
         case .v1Create, .v1Update, .v1Delete, .parseCreate, .parseUpdate, .parseDelete, .parse1Create, .parse1Update, .parse1Delete: .write
         case .courseShow, .me: .read
         case .courseChange, .courseDelete, .courseInvite, .courseMembers, .courseAddMembers, .courseRemoveMember, .courseReports,
-             .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport: .teach
+             .courseApprovals, .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport: .teach
         default: nil
         }
     }
@@ -106,7 +107,8 @@ enum APIOperation: String, CaseIterable, Sendable {
             .courseShow: (.get, "/v1/course"), .courseChange: (.patch, "/v1/course"), .courseDelete: (.delete, "/v1/course"), .courseInvite: (.post, "/v1/course/invite"),
             .courseJoin: (.post, "/v1/course/join"), .courseMembers: (.get, "/v1/course/members"),
             .courseAddMembers: (.post, "/v1/course/members"), .courseRemoveMember: (.delete, "/v1/course/members/:member"),
-            .courseReports: (.get, "/v1/course/reports"), .courseChangeLocation: (.patch, "/v1/course/locations/:objectId"),
+            .courseReports: (.get, "/v1/course/reports"), .courseApprovals: (.get, "/v1/course/approvals"),
+            .courseChangeLocation: (.patch, "/v1/course/locations/:objectId"),
             .courseDismissReports: (.post, "/v1/course/reports/:objectId/dismiss"), .courseAudit: (.get, "/v1/course/audit"),
             .courseExport: (.get, "/v1/course/export"),
             .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),

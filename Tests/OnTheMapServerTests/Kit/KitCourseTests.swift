@@ -161,5 +161,21 @@ extension KitSuite {
             #expect(try await student.course("cs101").latest().isEmpty)
         }
     }
+
+    @Test(arguments: KitTransport.allCases)
+    func aPinWaitingForApprovalIsShownToItsStudentMarkedSo(transport: KitTransport) async throws {
+        try await KitSuite.live { server, port in
+            let teacher = try await server.signUp(first: "Tess", last: "Teacher"), ada = try await server.signUp(first: "Ada", last: "Lovelace")
+            var course = try await server.makeCourse("cs101", instructor: teacher, students: [ada])
+            course.approvalRequired = true
+            try await server.store.updateCourse(course)
+            let cs101 = transport.client(port: port).course("cs101")
+            try await cs101.logIn(email: ada.email, password: ada.password)
+            let posted = try await cs101.post(Self.somewhere)
+            let me = try await cs101.me()
+            #expect(me.location?.objectId == posted.objectId && me.locationAwaitingApproval && !me.locationHidden)
+            #expect(try await cs101.latest().isEmpty, "the class sees it once an instructor approves it")
+        }
+    }
 }
 }

@@ -57,11 +57,13 @@ class BrowserTest(unittest.TestCase):
     # A server of the class's own (an empty database, the geocoder loaded) instead of the shared
     # one, for tests whose pins must not meet other classes' pins.
     own_server = False
+    # The own server's settings beyond the harness's.
+    server_args = ()
 
     @classmethod
     def setUpClass(cls):
         if cls.own_server:
-            cls.server = Server(BINARY)
+            cls.server = Server(BINARY, cls.server_args)
             cls.server.start()
         else:
             cls.server = shared_server()

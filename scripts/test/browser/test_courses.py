@@ -5,7 +5,8 @@ remembered; the instructor's class list shows who has posted; a post goes to the
 student's removal sends them back to the map they can see; a map made readable by link is framed
 on another site's page while the app itself refuses to be; the Hours tab shows the class by time
 zone and the hours that suit it. axe checks the new screens, in light
-and dark; an instructor answers the reports on their course."""
+and dark; an instructor answers the reports on their course, and approves a student's pin before
+the class sees it (the student sees theirs marked waiting)."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -234,3 +235,69 @@ class Courses(BrowserTest):
             self.assertIn(action, actions)
         self.assertIn("created a course", self.by_id("course-content").text)
         self.axe("course log")
+
+    def test_9c_an_instructor_approves_a_students_pin_before_the_class_sees_it(self):
+        status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": self.teacher, "password": PASSWORD}})
+        self.assertEqual(status, 200, body)
+        teacher = body["session"]["id"]
+        # The instructor asks for approval on the Settings tab.
+        self.log_in_afresh(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/settings")
+        checkbox = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#course-settings input[name='approvalRequired']"))
+        self.assertFalse(checkbox.is_selected())
+        checkbox.click()
+        self.by_id("course-settings").find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.course_status("settings are saved")
+        self.assertTrue(self.server.call("GET", "/c/geo101/v1/course", token=teacher)[1]["approvalRequired"])
+
+        # A student's pin waits: not on the course's map, shown to them marked waiting.
+        pia = "pia.pending@example.com"
+        self.server.sign_up("Pia", "Pending", pia, password=PASSWORD)
+        self.assertEqual(self.server.call("POST", "/c/geo101/v1/course/members", {"list": pia, "role": "student"}, teacher)[0], 200)
+        status, body = self.server.call("POST", "/v1/session", {"udacity": {"username": pia, "password": PASSWORD}})
+        status, saved = self.server.call("POST", "/c/geo101/v1/StudentLocation", {
+            "mapString": "Nairobi, Kenya", "mediaURL": "https://example.org/nairobi", "latitude": -1.29, "longitude": 36.82}, body["session"]["id"])
+        self.assertEqual(status, 200, saved)
+        pin = saved["objectId"]
+        self.assertNotIn(pin, [p["objectId"] for p in self.server.call("GET", "/c/geo101/v1/StudentLocation", token=teacher)[1]["results"]])
+        self.log_in_afresh(pia)
+        self.wait_for_map()
+        Select(self.visible("course-select")).select_by_value("geo101")
+        notice = self.visible("awaiting-notice")
+        self.assertIn("waits for an instructor", notice.text)
+        self.assertTrue(self.by_id("hidden-notice").get_attribute("hidden"))
+
+        # The instructor sees it waiting on the Class tab, and approves it on the Reports tab.
+        self.log_in_afresh(self.teacher)
+        self.visible("app-screen")
+        self.driver.get(self.server.base + "/#/course/geo101/roster")
+        self.wait.until(lambda d: "1 pin waits for your approval" in d.find_element(By.ID, "course-content").text)
+        row = next(r for r in self.driver.find_elements(By.CSS_SELECTOR, "#course-content [data-key]") if "Pia Pending" in r.text)
+        self.assertEqual(row.find_element(By.CSS_SELECTOR, ".badge.warn").text.lower(), "waiting for approval")
+        self.assertTrue(any(b.text == "Approve" for b in row.find_elements(By.TAG_NAME, "button")))
+        self.driver.get(self.server.base + "/#/course/geo101/reports")
+        item = self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#approvals [data-object-id='{pin}']"))
+        self.assertIn("Nairobi, Kenya", item.text)
+        self.axe("course approvals")
+        next(b for b in item.find_elements(By.TAG_NAME, "button") if b.text == "Approve").click()
+        self.course_status("is on the map")
+        self.wait.until(lambda d: "No pins wait for approval." in d.find_element(By.ID, "course-content").text)
+        self.assertIn(pin, [p["objectId"] for p in self.server.call("GET", "/c/geo101/v1/StudentLocation", token=teacher)[1]["results"]])
+        actions = [entry["action"] for entry in self.server.call("GET", "/c/geo101/v1/course/audit", token=teacher)[1]["results"]]
+        self.assertEqual(actions[0], "approve-location")
+
+
+class CoursesStartedByAdmins(BrowserTest):
+    """On a server whose admins alone start courses (`--course-creators admins`), a student's
+    Courses page says whom to ask instead of offering a form the server would refuse."""
+    own_server = True
+    server_args = ("--course-creators", "admins")
+
+    def test_the_courses_page_says_whom_to_ask(self):
+        self.sign_up_and_log_in("Stu", "Dent", "stu.dent@example.com")
+        self.visible("courses-link").click()
+        self.visible("courses-screen")
+        self.assertIn("ask one to start yours", self.visible("course-new-closed").text)
+        self.assertFalse(self.by_id("course-form").is_displayed())
+        self.axe("courses, admins start them")

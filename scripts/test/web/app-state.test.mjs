@@ -133,3 +133,15 @@ test('a change to the caller’s own post changes their profile (a new object) a
   assert.deepEqual(deleted.removed, ['own']);
   assert.deepEqual(deleted.fields.shown, []);
 });
+
+test('the caller’s pin that waits for approval (or was hidden) stays theirs when it leaves everyone else’s map', () => {
+  const own = post('own', '2020-01-01');
+  for (const flag of ['locationAwaitingApproval', 'locationHidden']) {
+    const state = { me: { account: { key: 'k' }, location: own, [flag]: true }, latest: [post('b', '2024-02-01')], shown: [own], pinCount: 'all' };
+    const { fields, removed } = changedFields(state, [{ kind: 'deleted', objectId: 'own' }, { kind: 'deleted', objectId: 'b' }]);
+    assert.equal('me' in fields, false, flag);
+    assert.deepEqual(fields.shown.map((p) => p.objectId), ['own'], flag);
+    assert.deepEqual(fields.latest, [], `${flag}: another's deletion still counts`);
+    assert.deepEqual(removed, [], flag);
+  }
+});

@@ -181,9 +181,9 @@ export function me() {
   return request('GET', coursePath('/v1/me'), { context: 'course' });
 }
 
-/** The caller's courses (every course, for an admin), the default course first. */
-export async function myCourses() {
-  return (await request('GET', '/v1/courses')).results;
+/** `{results, canCreate}`: the caller's courses (every course, for an admin), the default course first, and whether they may start one. */
+export function myCourses() {
+  return request('GET', '/v1/courses');
 }
 
 /** Starts a course `{title, slug, visibility}` that the caller teaches: the course. */

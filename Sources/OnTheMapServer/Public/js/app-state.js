@@ -41,6 +41,7 @@ export const appState = createStore({
   me: null, // the logged-in caller's profile (GET /v1/me), null when no one is logged in
   course: null, // the course whose map shows: its slug, or null for the default course (course-choice.js)
   courses: null, // the caller's courses (GET /v1/courses), null until known
+  canCreateCourses: true, // whether the caller may start a course (GET /v1/courses says; --course-creators)
   loaded: false, // `latest` and `shown` hold the logged-in caller's posts
   latest: [], // the 100 newest posts: the list
   shown: [], // the map's pins: the posts the Show choice names, and the caller's own
@@ -70,6 +71,11 @@ export function loadedFields(caller, latest, pins) {
  */
 export function changedFields(state, changes) {
   const mine = state.me.location && state.me.location.objectId;
+  // The caller's pin that waits for approval, or that a moderator hid, left everyone else's map:
+  // its owner still has it (GET /v1/me said so), so its going is not theirs to follow.
+  if (mine && (state.me.locationAwaitingApproval || state.me.locationHidden)) {
+    changes = changes.filter((change) => !(change.objectId === mine && change.kind === 'deleted'));
+  }
   const fields = {};
   for (const change of changes) {
     if (change.objectId === mine) fields.me = { ...(fields.me || state.me), location: change.kind === 'deleted' ? null : change.location };

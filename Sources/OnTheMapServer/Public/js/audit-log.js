@@ -7,6 +7,7 @@ import { wordFor } from './reported-pins.js';
 // The server's audit actions (AuditEntry.Action), with their words.
 const actionKeys = {
   'hide-location': 'admin.action.hideLocation', 'show-location': 'admin.action.showLocation', 'delete-location': 'admin.action.deleteLocation',
+  'approve-location': 'admin.action.approveLocation', 'decline-location': 'admin.action.declineLocation',
   'disable-account': 'admin.action.disableAccount', 'enable-account': 'admin.action.enableAccount', 'grant-admin': 'admin.action.grantAdmin',
   'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
   'create-course': 'admin.action.createCourse', 'change-course': 'admin.action.changeCourse', 'delete-course': 'admin.action.deleteCourse',

@@ -15,6 +15,7 @@ export const courseApi = {
   add: (course, list, role = 'student') => request('POST', at(course, '/v1/course/members'), { body: { list, role } }),
   remove: (course, member) => request('DELETE', at(course, `/v1/course/members/${id(member)}`)),
   reports: (course) => request('GET', at(course, '/v1/course/reports')).then((body) => body.results),
+  approvals: (course) => request('GET', at(course, '/v1/course/approvals?limit=200')).then((body) => body.results),
   setHidden: (course, objectId, hidden) => request('PATCH', at(course, `/v1/course/locations/${id(objectId)}`), { body: { hidden } }),
   dismissReports: (course, objectId) => request('POST', at(course, `/v1/course/reports/${id(objectId)}/dismiss`)),
   audit: (course) => request('GET', at(course, '/v1/course/audit?limit=200')).then((body) => body.results),

@@ -1,5 +1,6 @@
 // A course's page for its instructors (#/course/{slug}/roster, …/reports, …/hours, …/invite, …/log,
-// …/settings): who is in the class and who has posted, adding a class list, the pins reported,
+// …/settings): who is in the class and who has posted, adding a class list, the pins waiting for
+// approval and those reported,
 // what was done to the course (its audit log), the class by time zone with the hours
 // that suit it for a live session, the invite link with its QR code, and the course's settings,
 // export, embed code and deletion. The server decides who may (CourseAccess): anyone else
@@ -12,7 +13,7 @@ import { formatDate, msg, setText, t } from './i18n.js';
 import { knowCourses } from './loader.js';
 import { displayName } from './people.js';
 import { qrCode } from './qr-code.js';
-import { hideOrShow, reportedPins } from './reported-pins.js';
+import { hideOrShow, pinBadge, pinSummary, reportedPins } from './reported-pins.js';
 import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 import { classHours, WAKING } from './class-hours.js';
 
@@ -84,30 +85,51 @@ export class CourseScreen {
     const students = members.filter((member) => member.role === 'student');
     const posted = students.filter((member) => member.location).length;
     const summary = el('p', { class: 'admin-meta', id: 'roster-summary' }, t('course.roster.summary', { posted, count: students.length }));
+    const awaiting = members.filter((member) => member.location && member.location.awaitingApproval).length;
+    const approvals = awaiting ? el('p', { class: 'notice', id: 'approvals-notice' },
+      el('a', { href: `#/course/${this.slug}/reports` }, t('course.approvals.count', { count: awaiting }))) : null;
     const rows = members.map((member) => {
       const name = displayName(member);
       const pin = member.location;
       return el('li', { class: 'admin-item', 'data-key': member.key, 'data-posted': String(Boolean(pin)) },
         el('div', { class: 'admin-pin' }, el('strong', {}, name), ` · ${member.email}`,
-          member.role === 'instructor' ? el('span', { class: 'badge' }, t('courses.instructor')) : null),
+          member.role === 'instructor' ? el('span', { class: 'badge' }, t('courses.instructor')) : null, pin ? pinBadge(pin) : null),
         el('p', { class: 'admin-meta' }, pin ? t('course.roster.posted', { place: pin.mapString, when: when(pin.updatedAt) }) : t('course.roster.notPosted')),
-        el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, member.key),
-          { done: msg('course.roster.removed', { name }), confirm: 'course.roster.confirmRemove', danger: true })));
+        el('div', { class: 'admin-actions' }, pin && pin.awaitingApproval ? this.approveOrDecline({ ...pin, firstName: member.firstName, lastName: member.lastName }) : null,
+          this.action('course.roster.remove', () => courseApi.remove(this.slug, member.key),
+            { done: msg('course.roster.removed', { name }), confirm: 'course.roster.confirmRemove', danger: true })));
     });
     const pending = waiting.map((entry) => el('li', { class: 'admin-item', 'data-email': entry.email },
       el('div', { class: 'admin-pin' }, entry.email), el('p', { class: 'admin-meta' }, t('course.roster.waiting')),
       el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, entry.email),
         { done: msg('course.roster.removed', { name: entry.email }), confirm: 'course.roster.confirmRemove', danger: true }))));
-    return [summary, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
+    return [summary, approvals, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
   }
 
-  /** The course's reported pins: hide one (or show it again), or dismiss its reports. */
+  /** Approve (or decline) a pin that waits for it, or hide (or show again) another. */
+  approveOrDecline(pin) {
+    return hideOrShow(pin, (objectId, hidden) => courseApi.setHidden(this.slug, objectId, hidden), (...args) => this.action(...args));
+  }
+
+  /**
+   * The pins waiting for approval (when the course asks for it, or some still wait), then the
+   * reported pins: hide one (or show it again), or dismiss its reports.
+   */
   async reports() {
     const action = (...args) => this.action(...args);
-    const setHidden = (objectId, hidden) => courseApi.setHidden(this.slug, objectId, hidden);
-    return reportedPins(await courseApi.reports(this.slug), {
-      pinActions: (pin) => [hideOrShow(pin, setHidden, action)], dismiss: (objectId) => courseApi.dismissReports(this.slug, objectId), action,
-    });
+    const [waiting, reported] = await Promise.all([courseApi.approvals(this.slug), courseApi.reports(this.slug)]);
+    const approvals = this.course.approvalRequired || waiting.length ? [
+      el('h2', { class: 'section-heading', id: 'approvals-heading' }, t('course.approvals')),
+      waiting.length === 0 ? el('p', { class: 'empty-state' }, t('course.approvals.none'))
+        : el('ul', { class: 'admin-list', id: 'approvals', 'aria-labelledby': 'approvals-heading' }, waiting.map((pin) => el('li',
+          { class: 'admin-item', 'data-object-id': pin.objectId }, pinSummary(pin),
+          el('p', { class: 'admin-meta' }, t('course.approvals.written', { when: when(pin.updatedAt) })),
+          el('div', { class: 'admin-actions' }, this.approveOrDecline(pin))))),
+      el('h2', { class: 'section-heading' }, t('admin.reportedPins')),
+    ] : [];
+    return [...approvals, ...reportedPins(reported, {
+      pinActions: (pin) => [this.approveOrDecline(pin)], dismiss: (objectId) => courseApi.dismissReports(this.slug, objectId), action,
+    })];
   }
 
   /** The students by time zone (from their pins' places) and the week's hours that suit most of them. */
@@ -207,6 +229,9 @@ export class CourseScreen {
         choice('visibility', 'members', 'course.visibility.members'), choice('visibility', 'link', 'course.visibility.link')),
       el('fieldset', { class: 'candidates' }, el('legend', {}, t('course.names')),
         choice('namesShown', 'full', 'course.names.full'), choice('namesShown', 'initials', 'course.names.initials')),
+      // The default course's pins show at once (its old apps know nothing of waiting).
+      course.slug === 'default' ? null
+        : el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'approvalRequired', checked: course.approvalRequired }), ' ', t('course.approval')),
       el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'archived', checked: course.archived }), ' ', t('course.archive')),
       el('div', { class: 'course-actions' }, el('button', { type: 'submit', class: 'button small primary' }, t('course.save'))));
     form.addEventListener('submit', async (event) => {
@@ -214,7 +239,8 @@ export class CourseScreen {
       const data = new FormData(form);
       try {
         await courseApi.change(this.slug, {
-          title: String(data.get('title')).trim(), visibility: data.get('visibility'), namesShown: data.get('namesShown'), archived: data.get('archived') === 'on',
+          title: String(data.get('title')).trim(), visibility: data.get('visibility'), namesShown: data.get('namesShown'),
+          ...(course.slug === 'default' ? {} : { approvalRequired: data.get('approvalRequired') === 'on' }), archived: data.get('archived') === 'on',
         });
         this.say(msg('course.saved'));
         knowCourses();

@@ -26,7 +26,7 @@ export class CoursesScreen {
     title.addEventListener('input', () => { if (!this.slugEdited) { slug.value = slugFrom(title.value); this.hint(); } });
     slug.addEventListener('input', () => { this.slugEdited = slug.value !== ''; this.hint(); });
     byId('course-form').addEventListener('submit', (event) => { event.preventDefault(); this.create(); });
-    appState.subscribe(['courses'], () => { if (!byId('courses-screen').hidden) this.draw(); });
+    appState.subscribe(['courses', 'canCreateCourses'], () => { if (!byId('courses-screen').hidden) this.draw(); });
   }
 
   async show() {
@@ -42,6 +42,10 @@ export class CoursesScreen {
   }
 
   draw() {
+    // On a server whose admins alone start courses, others are told whom to ask instead of a form.
+    const { canCreateCourses } = appState.state;
+    byId('course-form').hidden = !canCreateCourses;
+    byId('course-new-closed').hidden = canCreateCourses;
     const courses = appState.state.courses;
     const list = byId('courses-list');
     list.setAttribute('aria-busy', String(courses === null));

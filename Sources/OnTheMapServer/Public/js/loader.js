@@ -85,9 +85,9 @@ async function meInACourseOfTheirs() {
  * course's: a class's students were added to it, or joined it elsewhere.
  */
 export function knowCourses() {
-  return myCourses().then((courses) => {
+  return myCourses().then(({ results: courses, canCreate }) => {
     if (!appState.state.me) return;
-    appState.set({ courses });
+    appState.set({ courses, canCreateCourses: canCreate });
     const own = courses.find((course) => course.slug !== DEFAULT_COURSE && course.role !== null);
     if (rememberedCourse() === null && own && appState.state.course === null) switchCourse(own.slug);
   }).catch(() => {});

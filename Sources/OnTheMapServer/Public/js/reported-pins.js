@@ -14,20 +14,33 @@ const reasonKeys = {
 /** A server word put into the page's (one the page does not know yet stays as sent). */
 export const wordFor = (keys, value) => (keys[value] ? t(keys[value]) : value);
 
-/** Who posted a pin, where, its link, and whether it is hidden. */
+/** Who posted a pin, where, its link, and whether it is hidden or waits for approval. */
 export function pinSummary(pin) {
   return el('div', { class: 'admin-pin' },
     el('strong', {}, displayName(pin)), ` · ${pin.mapString}`,
-    pin.hidden ? el('span', { class: 'badge warn' }, t('admin.badge.hidden')) : null,
+    pinBadge(pin),
     el('span', { class: 'admin-meta' }, pin.mediaURL));
+}
+
+/** "waiting for approval", "hidden", or nothing for a pin on the map. */
+export function pinBadge(pin) {
+  if (pin.awaitingApproval) return el('span', { class: 'badge warn' }, t('admin.badge.awaiting'));
+  return pin.hidden ? el('span', { class: 'badge warn' }, t('admin.badge.hidden')) : null;
 }
 
 /**
  * Hide (or show again) `pin`, through `setHidden(objectId, hidden)`; `action(label, work, options)`
- * makes the screen's button.
+ * makes the screen's button. A pin that waits for approval gets Approve (shown) and Decline
+ * (it stays hidden) instead.
  */
 export function hideOrShow(pin, setHidden, action) {
   const name = displayName(pin);
+  if (pin.awaitingApproval) {
+    return [
+      action('admin.approve', () => setHidden(pin.objectId, false), { done: msg('admin.approved', { name }), primary: true }),
+      action('admin.decline', () => setHidden(pin.objectId, true), { done: msg('admin.declined', { name }) }),
+    ];
+  }
   return pin.hidden
     ? action('admin.showAgain', () => setHidden(pin.objectId, false), { done: msg('admin.shownAgain', { name }) })
     : action('admin.hide', () => setHidden(pin.objectId, true), { done: msg('admin.hidden', { name }) });

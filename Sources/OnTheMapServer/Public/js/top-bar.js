@@ -1,5 +1,5 @@
 // The app screen's top bar: Refresh, Post, Log out and the Show choice, and what the caller's
-// account changes there (the Admin link, a notice when their pin is hidden).
+// account changes there (the Admin link, a notice when their pin is hidden or waits for approval).
 import { appState } from './app-state.js';
 import { load, loggedOut } from './loader.js';
 import { setUpLogOut } from './log-out.js';
@@ -23,4 +23,5 @@ export function setUpTopBar() {
 function showCallerState({ me }) {
   byId('admin-link').hidden = !(me && me.account.isAdmin);
   byId('hidden-notice').hidden = !(me && me.locationHidden);
+  byId('awaiting-notice').hidden = !(me && me.locationAwaitingApproval);
 }

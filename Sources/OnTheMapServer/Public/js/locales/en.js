@@ -88,6 +88,7 @@ export default {
     'app.tabs.map': 'Map',
     'app.tabs.list': 'List',
     'app.hiddenNotice': 'An admin of this map has hidden your pin: only you can see it. Posting again changes it, still hidden.',
+    'app.awaitingNotice': 'Your pin waits for an instructor’s approval: until then only you and the course’s instructors see it.',
 
     // The line under the tabs: what is shown and how current it is.
     'status.loading': 'Loading the latest posts…',
@@ -279,6 +280,7 @@ export default {
     'courses.newSlug': 'Address',
     'courses.addressHint': 'Its map will be at {address}',
     'courses.slugRule': '2 to 48 lower-case letters (a–z), digits and single hyphens, such as cs101-spring.',
+    'courses.onlyAdmins': 'On this server, its admins start courses: ask one to start yours, and to make you its instructor.',
     'courses.create': 'Create the course',
     'course.back': 'Your courses',
     'course.tabs.label': 'Course sections',
@@ -291,6 +293,8 @@ export default {
     'course.roster.posted': 'Posted {place} on {when}',
     'course.roster.notPosted': 'Has not posted yet',
     'course.roster.waiting': 'Added by email: joins when they sign up',
+    // A link to the Reports tab, on the Class tab.
+    'course.approvals.count': { one: '{count} pin waits for your approval', other: '{count} pins wait for your approval' },
     'course.roster.remove': 'Remove',
     'course.roster.confirmRemove': 'Press again to remove',
     'course.roster.removed': '{name} is no longer in the course; their pin on its map is gone.',
@@ -331,6 +335,7 @@ export default {
     'course.names': 'Names shown to readers who are not members',
     'course.names.full': 'Full names',
     'course.names.initials': 'Initials only',
+    'course.approval': 'Students’ pins wait for an instructor’s approval before others see them',
     'course.archive': 'Archived: the map stays readable and takes no more posts',
     'course.save': 'Save',
     'course.saved': 'The course’s settings are saved.',
@@ -373,6 +378,8 @@ export default {
     // What an admin did, in the audit log, before its details ("hid a pin: Ada Lovelace, Lyon").
     'admin.action.hideLocation': 'hid a pin',
     'admin.action.showLocation': 'showed a pin again',
+    'admin.action.approveLocation': 'approved a pin',
+    'admin.action.declineLocation': 'declined a pin',
     'admin.action.deleteLocation': 'deleted a pin',
     'admin.action.disableAccount': 'disabled an account',
     'admin.action.enableAccount': 'enabled an account',
@@ -390,22 +397,34 @@ export default {
     'admin.logEntry': '{action}: {detail}',
     // A badge on a hidden pin.
     'admin.badge.hidden': 'hidden',
+    // A badge on a pin that waits for an instructor's approval.
+    'admin.badge.awaiting': 'waiting for approval',
     'admin.badge.admin': 'admin',
     'admin.badge.disabled': 'disabled',
     // Buttons on a pin.
     'admin.showAgain': 'Show again',
     'admin.hide': 'Hide',
+    // On a pin that waits for approval: show it, or keep it hidden.
+    'admin.approve': 'Approve',
+    'admin.decline': 'Decline',
     'admin.delete': 'Delete',
     // A dangerous button's label after the first press, for five seconds.
     'admin.confirmDelete': 'Press again to delete',
     // {name}: the student whose pin it is.
     'admin.shownAgain': '{name}’s pin shows again.',
     'admin.hidden': '{name}’s pin is hidden from everyone but them.',
+    'admin.approved': '{name}’s pin is on the map.',
+    'admin.declined': '{name}’s pin stays hidden from everyone but them.',
     'admin.deleted': '{name}’s pin is deleted.',
     // The Reports section.
     'admin.noReports': 'No open reports.',
     'admin.reportedPins': 'Reported pins',
     'admin.pinDeleted': 'A pin since deleted',
+    // The course page's Reports tab, above the reported pins.
+    'course.approvals': 'Waiting for approval',
+    'course.approvals.none': 'No pins wait for approval.',
+    // {when}: a date.
+    'course.approvals.written': 'Written on {when}',
     // {count} reports; {reasons} is a list of admin.reason.* ("spam, offensive").
     'admin.reportCount': { one: '{count} report: {reasons}', other: '{count} reports: {reasons}' },
     'admin.dismiss': 'Dismiss',
