@@ -152,6 +152,24 @@ import Testing
         }
     }
 
+    @Test func aMembersRequestToACourseDeletedElsewhereIsNotFoundNotRefused() async throws {
+        try await TestServer.run { server in
+            let teacher = try await server.signUp(), student = try await server.signUp()
+            let course = try await server.makeCourse("cs101", instructor: teacher, students: [student])
+            #expect(try await server.list("/c/cs101/v1/StudentLocation", as: student).isEmpty, "the server now knows the course")
+            // Deleted by another instance: this one remembers the course for a few seconds more.
+            #expect(try await server.store.deleteCourse(course.id))
+            for (method, path) in [(HTTPRequest.Method.get, "/c/cs101/v1/StudentLocation"), (.get, "/c/cs101/parse/classes/StudentLocation"),
+                                   (.get, "/c/cs101/v1/me"), (.get, "/c/cs101/v1/course/members")] {
+                let answer = try await server.send(method, path, headers: (path.hasSuffix("members") ? teacher : student).bearerHeader)
+                #expect(answer.status == .notFound, "\(path)")
+            }
+            // A stranger to a course that is there is still refused as one.
+            try await server.makeCourse("bio200", instructor: teacher)
+            #expect(try await server.send(.get, "/c/bio200/v1/StudentLocation", headers: student.bearerHeader).status == .forbidden)
+        }
+    }
+
     @Test func meAtACoursesPathIsTheCallersPinInThatCourse() async throws {
         try await TestServer.run { server in
             let teacher = try await server.signUp(), student = try await server.signUp(), stranger = try await server.signUp()

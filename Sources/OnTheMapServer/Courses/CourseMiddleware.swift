@@ -21,9 +21,21 @@ struct CourseAccessMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let access: CourseAccess
     let action: CourseAccess.Action
+    /// The mount's (nil at today's paths), asked again before a refusal.
+    let directory: CourseDirectory?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await access.check(action, on: context.facts.mountedCourse) { try await context.caller() }
+        do {
+            try await access.check(action, on: context.facts.mountedCourse) { try await context.caller() }
+        } catch let refusal as APIError where refusal.status == 403 {
+            // A course deleted by another instance in the seconds this one still remembers it took
+            // its members with it: its members would be refused as strangers. It is not there.
+            if let directory, let course = context.facts.mountedCourse {
+                directory.forget(course.slug)
+                if try await directory.course(course.slug)?.id != course.id { throw APIError.courseNotFound }
+            }
+            throw refusal
+        }
         return try await next(request, context)
     }
 }

@@ -44,7 +44,9 @@ struct FamilyGroup {
         var group = open
         if let check = operation.crossSite { group = group.group().add(middleware: CrossSiteMiddleware(rule: rules.crossSite, check: check)) }
         if operation.access == .session { group = group.group().add(middleware: SessionRequired()) }
-        if let action = operation.courseAction { group = group.group().add(middleware: CourseAccessMiddleware(access: rules.courses, action: action)) }
+        if let action = operation.courseAction {
+            group = group.group().add(middleware: CourseAccessMiddleware(access: rules.courses, action: action, directory: mount.directory))
+        }
         group.on(RouterPath(path), method: operation.method, use: handler)
         if table.add(operation, at: mount) {
             let methods = APIOperation.allCases.filter { $0.path == operation.path }.map(\.method)
