@@ -62,7 +62,7 @@ public final class SQLiteDatabaseFile: Sendable {
         do {
             // Opening blocks on file I/O (and an fsync to set up WAL): keep it off Swift's few
             // concurrency threads.
-            pool = try await NIOThreadPool.singleton.runIfActive { [configuration] in try DatabasePool(path: path, configuration: configuration) }
+            pool = try await openPool(path: path, configuration: configuration)
             // GRDB turns the writer to synchronous=NORMAL when it enables WAL; durability needs FULL.
             try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
@@ -76,6 +76,20 @@ public final class SQLiteDatabaseFile: Sendable {
             throw DatabaseOpenError(path: path, reason: "\(error)")
         }
         return file
+    }
+
+    /// The pool on `path`. Setting up WAL takes the file's lock for a moment; another instance
+    /// starting at once on a new file (migrating it, on a slow disk) may hold it for longer than the
+    /// busy timeout, so a busy file is tried again for up to half a minute before it is an error.
+    private static func openPool(path: String, configuration: Configuration) async throws -> DatabasePool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                return try await NIOThreadPool.singleton.runIfActive { try DatabasePool(path: path, configuration: configuration) }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 
     /// Answers the writes still waiting, then closes every connection.
