@@ -133,6 +133,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(platforms: [.linux], traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA: the LTI tool's signing keys.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

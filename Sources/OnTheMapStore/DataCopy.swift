@@ -3,7 +3,8 @@ import OnTheMapModel
 import SQLKit
 
 /// Copies what a database holds (accounts with their providers' identities, sessions, locations,
-/// and the moderation record: reports, the audit log, password reset links) into another, of either engine, and proves the
+/// and the moderation record: reports, the audit log, password reset links; LTI's platforms, keys and
+/// platform courses) into another, of either engine, and proves the
 /// copy: the same number of rows and the same SHA-256 over every value of every row, read back
 /// from both. The event log, rate limits, leases and logins half-way through a provider are per
 /// deployment and are not copied; a live client of the new database reloads its list once.
@@ -74,10 +75,17 @@ public enum DataCopy {
         Table("audit_log", [("id", .integer), ("at", .integer), ("actor_key", .optionalText), ("actor_email", .text), ("action", .text),
                        ("target", .text), ("detail", .text), ("course_id", .optionalInteger)]),
         Table("password_resets", [("token_hash", .text), ("account_key", .text), ("created_at", .integer), ("expires_at", .integer)]),
+        // LTI 1.3: the registered platforms, the tool's keys (sealed under the server's secret, so
+        // a copy serves only with that secret) and which platform course is which course.
+        Table("lti_platforms", [("id", .integer), ("issuer", .text), ("client_id", .text), ("name", .text), ("authorization_url", .text),
+                           ("jwks_url", .text), ("token_url", .text), ("created_at", .integer)]),
+        Table("lti_deployments", [("platform_id", .integer), ("deployment_id", .text)], keyColumns: 2),
+        Table("lti_tool_keys", [("kid", .text), ("sealed_private_key", .text), ("created_at", .integer), ("retired_at", .optionalInteger)]),
+        Table("lti_contexts", [("platform_id", .integer), ("context_id", .text), ("course_id", .integer)], keyColumns: 2),
     ]
 
     /// Tables whose key the database numbers (`SQLFlavour.generatedKey`).
-    static let numbered: Set<String> = ["courses", "reports", "audit_log"]
+    static let numbered: Set<String> = ["courses", "reports", "audit_log", "lti_platforms"]
 
     enum ColumnKind { case text, optionalText, integer, optionalInteger, double, bool }
 

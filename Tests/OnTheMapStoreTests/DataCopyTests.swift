@@ -43,6 +43,12 @@ import Testing
         _ = try await store.setHidden(objectId: legacy.objectId, hiddenAt: 1_700_000_000_003, audit: audit)
         try await store.insertPasswordReset(tokenHash: "r1", accountKey: zoë.key, now: 5, expiresAt: 9_999_999_999_999,
                                             audit: AuditEntry(at: 6, actorKey: admin.key, actorEmail: admin.email, action: .issuePasswordReset, target: zoë.key, detail: zoë.email))
+        // LTI: a platform with its deployment, the tool's key, a platform course linked to a course.
+        let platform = try await store.addPlatform(LTIPlatform(
+            issuer: "https://lms.example.edu", clientID: "c1", name: "LMS", authorizationURL: "https://lms.example.edu/auth",
+            jwksURL: "https://lms.example.edu/jwks", tokenURL: "https://lms.example.edu/token", deploymentIDs: ["d1"], createdAt: 8))
+        _ = try await store.addFirstToolKey(LTIToolKey(kid: "k1", sealedPrivateKey: "c2VhbGVk", createdAt: 9))
+        _ = try await store.link(platform: platform.id, context: "ctx", to: .default)
         return source
     }
 
@@ -58,7 +64,7 @@ import Testing
             let middle = try await temporary.open()
             let there = try await DataCopy.run(from: source.store, to: middle.store, replace: false, pageSize: 2)
             let home = try await DataCopy.run(from: middle.store, to: returned.store, replace: false, pageSize: 2)
-            #expect(there.map(\.rows) == [2, 1, 2, 1, 3, 2, 2, 1, 2, 1])
+            #expect(there.map(\.rows) == [2, 1, 2, 1, 3, 2, 2, 1, 2, 1, 1, 1, 1, 1])
             #expect(there == home)
             #expect(try await middle.store.auditLog(limit: 10, before: nil, in: nil) == source.store.auditLog(limit: 10, before: nil, in: nil))
             #expect(try await middle.store.reports(openOnly: false, limit: 10, in: nil) == source.store.reports(openOnly: false, limit: 10, in: nil))
@@ -97,12 +103,13 @@ import Testing
             try await target.store.pin(stranger, at: "Elsewhere")
             await #expect(throws: DataCopy.Failure.targetNotEmpty(counts: [
                 "accounts": 1, "courses": 1, "course_members": 1, "course_pending_members": 0, "account_identities": 0, "sessions": 0, "student_locations": 1, "reports": 0, "audit_log": 0, "password_resets": 0,
+                "lti_platforms": 0, "lti_deployments": 0, "lti_tool_keys": 0, "lti_contexts": 0,
             ])) {
                 try await DataCopy.run(from: source.store, to: target.store, replace: false)
             }
             #expect(try await target.store.account(key: stranger.key) != nil, "a refused copy changes nothing")
             let reports = try await DataCopy.run(from: source.store, to: target.store, replace: true)
-            #expect(reports.map(\.rows) == [2, 1, 2, 1, 3, 2, 2, 1, 2, 1])
+            #expect(reports.map(\.rows) == [2, 1, 2, 1, 3, 2, 2, 1, 2, 1, 1, 1, 1, 1])
             #expect(try await target.store.account(key: stranger.key) == nil)
             // The target's log starts a new epoch. Its events described the
             // replaced data; one `reload` takes their place, and the pruning mark is at it, so

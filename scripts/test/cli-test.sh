@@ -180,6 +180,26 @@ expect_failure "course invite needs the servers' secret" "served with another se
 expect_failure "course invite names a missing secret file" "no secret file at .*start the server once" \
     "$binary" course invite cs101-spring --secret-file "$work/missing.secret" "${courses[@]}"
 expect_success "course show sums the course up" "invite link:  on" "$binary" course show cs101-spring "${courses[@]}"
+
+# LTI 1.3: a platform registered from the shell, and the tool's keys, which the live server publishes.
+moodle=(--issuer https://moodle.example.edu --client-id abc --authorization-url https://moodle.example.edu/mod/lti/auth.php
+        --token-url https://moodle.example.edu/mod/lti/token.php)
+expect_success "lti values prints what a platform asks of the tool" "Login initiation URL.*https://map.example.org/lti/login" \
+    "$binary" lti values --public-url https://map.example.org
+expect_success "lti platform add registers a platform" "Registered platform [0-9]+: Moodle" \
+    "$binary" lti platform add --name Moodle "${moodle[@]}" --deployment 1 --jwks-url https://moodle.example.edu/mod/lti/certs.php "${courses[@]}"
+expect_failure "lti platform add refuses plain http to another machine" "--jwks-url must be an https URL" \
+    "$binary" lti platform add "${moodle[@]}" --client-id other --deployment 1 --jwks-url http://moodle.example.edu/certs "${courses[@]}"
+expect_failure "lti platform add refuses a second registration of one client id" "registered with client id abc already" \
+    "$binary" lti platform add "${moodle[@]}" --deployment 1 --jwks-url https://moodle.example.edu/mod/lti/certs.php "${courses[@]}"
+expect_success "lti platform list lists it" "Moodle.https://moodle.example.edu.abc.1" "$binary" lti platform list "${courses[@]}"
+expect_success "lti keys --rotate makes a new key sign" "signs from now on" "$binary" lti keys --rotate "${courses[@]}"
+[ "$(curl -s "http://127.0.0.1:$port/lti/jwks" | jq '.keys | length')" = 2 ] \
+    && pass "the server publishes the new key and the one it retired" || fail "lti keys published" "$(curl -s "http://127.0.0.1:$port/lti/jwks")"
+expect_failure "lti keys needs the servers' secret" "cannot be opened with this server's secret" \
+    "$binary" lti keys --secret-file "$work/other.secret" "${courses[@]}"
+platform="$("$binary" lti platform list "${courses[@]}" | awk -F '\t' 'NR == 2 { print $1 }')"
+expect_success "lti platform remove removes it" "Removed platform $platform." "$binary" lti platform remove "$platform" "${courses[@]}"
 posted="$(curl -s -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation" \
     -d '{"mapString": "Lima, Peru", "mediaURL": "https://example.com", "latitude": -12.05, "longitude": -77.04}')"
 listed="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/c/cs101-spring/v1/StudentLocation")"

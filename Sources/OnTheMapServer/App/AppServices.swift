@@ -9,6 +9,8 @@ import OnTheMapStore
 /// implementation and its limits are chosen.
 struct AppServices: Sendable {
     let store: any AppStore
+    /// The LTI tool's signing keys, published at /lti/jwks.
+    let ltiKeys: LTIToolKeys
     let clock: WallClock
     let cookies: SessionCookies
     let authenticator: SessionAuthenticator
@@ -59,6 +61,7 @@ struct AppServices: Sendable {
         listCache = LatestListCache(capacity: configuration.listCacheCourses)
         hub = LocationEventHub(store: store, logger: logger)
         courseDirectory = CourseDirectory(store: store)
+        ltiKeys = LTIToolKeys(store: store, secret: configuration.secret, clock: clock)
         courses = CourseService(store: store, invites: CourseInvite(secret: configuration.secret), clock: clock) { [courseDirectory] slug in
             courseDirectory.forget(slug)
         }

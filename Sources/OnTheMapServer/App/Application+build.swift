@@ -6,7 +6,7 @@ import OnTheMapStore
 
 /// The store the server runs on: every repository in one, and the feed of location changes.
 typealias AppStore = AccountStore & SessionStore & LocationStore & StoreHealth & LocationChangeAnnouncing & RateLimitStore & LeaseStore & IdempotencyStore
-    & LocationEventStore & ModerationStore & ExternalLoginStore & CourseStore
+    & LocationEventStore & ModerationStore & ExternalLoginStore & CourseStore & LTIStore
 
 /// Builds the whole server on an open database. The only place where implementations are chosen.
 /// The caller owns `database` and closes it once the application has stopped, however it stopped.

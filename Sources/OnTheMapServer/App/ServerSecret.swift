@@ -44,6 +44,23 @@ public struct ServerSecret: Sendable {
         Identifiers.hex(mac(purpose, parts))
     }
 
+    /// `plaintext` sealed (AES-GCM, under a key drawn from the secret for `purpose`): what the
+    /// database may keep of something it must not hold as is (the LTI tool's private key).
+    func seal(_ plaintext: [UInt8], for purpose: String) throws -> [UInt8] {
+        guard let combined = try AES.GCM.seal(plaintext, using: sealingKey(purpose)).combined else { throw CryptoKitError.incorrectParameterSize }
+        return Array(combined)
+    }
+
+    /// What `seal` sealed for `purpose`; throws when the secret is not the one it was sealed under,
+    /// or the sealed bytes were changed.
+    func open(_ sealed: [UInt8], for purpose: String) throws -> [UInt8] {
+        Array(try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: sealingKey(purpose)))
+    }
+
+    private func sealingKey(_ purpose: String) -> SymmetricKey {
+        SymmetricKey(data: mac("sealing key", [Array(purpose.utf8)]))
+    }
+
     /// What the database records to tell whether an instance holds the secret it was served with;
     /// it reveals nothing of the secret.
     public var checkDigest: String { hex("secret check", []) }

@@ -37,6 +37,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     case courseShow, courseChange, courseDelete, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
     case courseReports, courseApprovals, courseChangeLocation, courseDismissReports, courseAudit, courseExport
     case myCourses, createCourse
+    /// LTI 1.3: the tool's public keys.
+    case ltiKeySet
 
     /// Who may call an operation: what the document's `security` says of it.
     enum Access: Sendable {
@@ -112,6 +114,7 @@ enum APIOperation: String, CaseIterable, Sendable {
             .courseDismissReports: (.post, "/v1/course/reports/:objectId/dismiss"), .courseAudit: (.get, "/v1/course/audit"),
             .courseExport: (.get, "/v1/course/export"),
             .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),
+            .ltiKeySet: (.get, LTIPaths.keySet),
         ]
         // The three location families serve one resource each, at their own base path.
         for family in LocationOperations.families {

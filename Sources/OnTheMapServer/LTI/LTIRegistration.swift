@@ -1,0 +1,115 @@
+import Foundation
+import OnTheMapModel
+import OnTheMapStore
+
+/// What an operator does to set LTI 1.3 up (`onthemap lti …`; README, "Launched from a learning
+/// platform"): register each platform with the values it shows for this tool, and read the values
+/// the platform asks for in return. The rules are here: every URL https (plain http only to this
+/// machine, for a platform run in development or tests), a client id and an issuer given, at
+/// least one deployment.
+public struct LTIRegistration: Sendable {
+    let store: any LTIStore
+    let keys: LTIToolKeys
+
+    public init(store: any LTIStore, secret: ServerSecret, clock: WallClock = .system) {
+        self.store = store
+        self.keys = LTIToolKeys(store: store, secret: secret, clock: clock)
+    }
+
+    /// A registration refused, in the words of the command's options.
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// What the platform told the operator about itself.
+    public struct PlatformValues: Sendable {
+        public var name: String
+        public var issuer: String
+        public var clientID: String
+        public var deploymentIDs: [String]
+        public var authorizationURL: String
+        public var jwksURL: String
+        public var tokenURL: String
+
+        public init(
+            name: String, issuer: String, clientID: String, deploymentIDs: [String], authorizationURL: String, jwksURL: String, tokenURL: String
+        ) {
+            self.name = name
+            self.issuer = issuer
+            self.clientID = clientID
+            self.deploymentIDs = deploymentIDs
+            self.authorizationURL = authorizationURL
+            self.jwksURL = jwksURL
+            self.tokenURL = tokenURL
+        }
+    }
+
+    public func add(_ values: PlatformValues) async throws -> LTIPlatform {
+        func required(_ value: String, _ option: String) throws -> String {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, trimmed.utf8.count <= 1000, !trimmed.contains("\u{0}") else { throw Invalid(description: "\(option) is empty or not text") }
+            return trimmed
+        }
+        func endpoint(_ value: String, _ option: String) throws -> String {
+            let text = try required(value, option)
+            guard let url = URL(string: text), SignInProvider.isAllowedEndpoint(url) else {
+                throw Invalid(description: "\(option) must be an https URL (http only to this machine): \(text)")
+            }
+            return text
+        }
+        let deployments = try values.deploymentIDs.map { try required($0, "--deployment") }
+        guard !deployments.isEmpty else { throw Invalid(description: "give the platform's deployment id with --deployment (one or more)") }
+        let platform = LTIPlatform(
+            issuer: try required(values.issuer, "--issuer"), clientID: try required(values.clientID, "--client-id"),
+            name: try required(values.name.isEmpty ? values.issuer : values.name, "--name"),
+            authorizationURL: try endpoint(values.authorizationURL, "--authorization-url"), jwksURL: try endpoint(values.jwksURL, "--jwks-url"),
+            tokenURL: try endpoint(values.tokenURL, "--token-url"), deploymentIDs: Array(Set(deployments)).sorted(),
+            createdAt: WallClock.system.nowMillis())
+        do {
+            return try await store.addPlatform(platform)
+        } catch StoreError.keyTaken {
+            throw Invalid(description: "\(platform.issuer) is registered with client id \(platform.clientID) already")
+        }
+    }
+
+    public func platforms() async throws -> [LTIPlatform] { try await store.platforms() }
+
+    public func addDeployment(_ deploymentID: String, toPlatform id: Int64) async throws -> Bool {
+        guard try await store.platform(id: id) != nil else { throw Invalid(description: "no platform has the id \(id)") }
+        let trimmed = deploymentID.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains("\u{0}") else { throw Invalid(description: "the deployment id is empty") }
+        return try await store.addDeployment(trimmed, toPlatform: id)
+    }
+
+    public func remove(platform id: Int64) async throws -> Bool { try await store.removePlatform(id: id) }
+
+    /// The tool's keys, the one that signs first: id, made, retired.
+    public func toolKeys() async throws -> [(kid: String, createdAt: Int64, signs: Bool)] {
+        _ = try await keys.keys()
+        return try await store.toolKeys().map { ($0.kid, $0.createdAt, $0.retiredAt == nil) }
+    }
+
+    /// A new signing key; the one before stays published for a week. Returns the new key's id.
+    public func rotateToolKey() async throws -> String {
+        _ = try await keys.keys()
+        return try await keys.rotate()
+    }
+
+    /// What a platform asks of the tool when the operator adds it, for a server at `origin`.
+    public static func toolValues(origin: String) -> [(name: String, value: String)] {
+        [
+            ("Login initiation URL (OpenID Connect)", origin + LTIPaths.login),
+            ("Redirect / launch URL", origin + LTIPaths.launch),
+            ("Deep linking URL", origin + LTIPaths.launch),
+            ("Public keyset URL (JWKS)", origin + LTIPaths.keySet),
+            ("Target link URI", origin + LTIPaths.launch),
+        ]
+    }
+}
+
+/// Where the tool's LTI endpoints are.
+enum LTIPaths {
+    static let login = "/lti/login"
+    static let launch = "/lti/launch"
+    static let keySet = "/lti/jwks"
+}
