@@ -88,7 +88,7 @@ test('a set made by a listener is seen by the listeners after it', () => {
 
 test("the app's state starts logged out, on the default course, with nothing loaded and the 100 newest shown", () => {
   assert.deepEqual(appState.state, {
-    me: null, course: null, courses: null, loaded: false, latest: [], shown: [], pinCount: '100', waiting: [],
+    me: null, course: null, courses: null, canCreateCourses: true, loaded: false, latest: [], shown: [], pinCount: '100', waiting: [],
     liveState: null, syncedAt: null, offline: false,
   });
 });
