@@ -36,17 +36,9 @@ struct IDToken: JWTIdentityToken {
     /// issuer is the provider's, the token is current, it was made for this login (`nonce`), and if
     /// it names an authorized party, that party is this client.
     func check(issuer expectedIssuer: String, clientID: String, nonce expectedNonce: String, now: Date) throws(SignInFailure) {
-        guard issuer.value == expectedIssuer else {
-            throw .invalidToken("iss is \(issuer.value), not \(expectedIssuer)")
-        }
-        guard now.addingTimeInterval(-Self.clockSkew) < expires.value else {
-            throw .invalidToken("expired at \(expires.value)")
-        }
-        guard issuedAt.value <= now.addingTimeInterval(Self.clockSkew) else {
-            throw .invalidToken("issued in the future, at \(issuedAt.value)")
-        }
-        guard let nonce, !nonce.isEmpty, nonce == expectedNonce else {
-            throw .invalidToken("nonce does not match this login's")
+        if let reason = Self.failedCheck(
+            issuer: issuer.value, expected: expectedIssuer, expires: expires.value, issuedAt: issuedAt.value, nonce: nonce, expected: expectedNonce, now: now) {
+            throw .invalidToken(reason)
         }
         if let authorizedPresenter, authorizedPresenter != clientID {
             throw .invalidToken("azp is \(authorizedPresenter), not this client")
@@ -54,5 +46,21 @@ struct IDToken: JWTIdentityToken {
         guard !subject.value.isEmpty, subject.value.utf8.count <= 255 else {
             throw .invalidToken("sub is empty or longer than 255 bytes")
         }
+    }
+}
+
+extension IDToken {
+    /// What every token of an OpenID Connect login is checked for beside its signature and
+    /// audience (Core 3.1.3.7, items 2, 9, 10 and 11; an LTI launch's id_token too): the issuer
+    /// expected, current within `clockSkew`, and made for this login (`nonce`). The reason it
+    /// fails, or nil.
+    static func failedCheck(
+        issuer: String, expected expectedIssuer: String, expires: Date, issuedAt: Date, nonce: String?, expected expectedNonce: String, now: Date
+    ) -> String? {
+        if issuer != expectedIssuer { return "iss is \(issuer), not \(expectedIssuer)" }
+        if now.addingTimeInterval(-clockSkew) >= expires { return "expired at \(expires)" }
+        if issuedAt > now.addingTimeInterval(clockSkew) { return "issued in the future, at \(issuedAt)" }
+        guard let nonce, !nonce.isEmpty, nonce == expectedNonce else { return "nonce does not match this login's" }
+        return nil
     }
 }

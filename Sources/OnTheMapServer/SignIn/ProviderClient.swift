@@ -5,20 +5,18 @@ import NIOCore
 import NIOFoundationCompat
 import OnTheMapModel
 
-/// One configured provider, as this server talks to it: discovery and signing keys fetched when
-/// first needed and kept for an hour (a provider that rotates its keys gets asked again at the first
-/// token signed with a key not yet seen), the authorization URL, the code exchange, and the ID
-/// token's verification.
+/// One configured provider, as this server talks to it: discovery fetched when first needed and
+/// kept for an hour, its signing keys likewise (`PublishedKeys`), the authorization URL, the code
+/// exchange, and the ID token's verification.
 actor ProviderClient {
     let provider: SignInProvider
     private let http: ProviderHTTP
     /// What an ID token's times are checked against.
     private let clock: WallClock
     private var metadata: (value: ProviderMetadata, fetched: ContinuousClock.Instant)?
-    private var keys: (value: ProviderKeys, fetched: ContinuousClock.Instant)?
+    /// The keys at the discovery document's `jwks_uri` (a new one if the document names another).
+    private var keys: PublishedKeys?
     static let cacheLifetime: Duration = .seconds(3600)
-    /// A token with an unknown key makes the keys be fetched again, but not more often than this.
-    static let keyRefetchInterval: Duration = .seconds(30)
 
     init(provider: SignInProvider, http: ProviderHTTP = ProviderHTTP(), clock: WallClock = .system) {
         self.provider = provider
@@ -74,21 +72,15 @@ actor ProviderClient {
     /// The ID token's claims once its signature, audience, issuer, times and nonce all hold.
     func verifiedClaims(of idToken: String, nonce: String) async throws -> IDToken {
         let metadata = try await currentMetadata()
+        let published = keys.flatMap { $0.url == metadata.jwksURI ? $0 : nil } ?? PublishedKeys(url: metadata.jwksURI, http: http)
+        keys = published
+        let (clientID, now) = (provider.clientID, clock.now)
         do {
-            return try await Self.verifiedClaims(
-                of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce, now: clock.now)
+            return try await published.verifying { keys in
+                try await Self.verifiedClaims(of: idToken, keys: keys, issuer: metadata.issuer, clientID: clientID, nonce: nonce, now: now)
+            }
         } catch is ProviderKeys.NotPublished {
-            // Perhaps a new key: ask for the set again (not too often), then try once more.
-            guard let keys, ContinuousClock.now - keys.fetched > Self.keyRefetchInterval else {
-                throw SignInFailure.invalidToken("signed with a key the provider does not publish")
-            }
-            self.keys = nil
-            do {
-                return try await Self.verifiedClaims(
-                    of: idToken, keys: try await currentKeys(metadata), issuer: metadata.issuer, clientID: provider.clientID, nonce: nonce, now: clock.now)
-            } catch is ProviderKeys.NotPublished {
-                throw SignInFailure.invalidToken("signed with a key the provider does not publish")
-            }
+            throw SignInFailure.invalidToken("signed with a key the provider does not publish")
         }
     }
 
@@ -130,20 +122,6 @@ actor ProviderClient {
         }
         metadata = (fetched, .now)
         return fetched
-    }
-
-    private func currentKeys(_ metadata: ProviderMetadata) async throws -> ProviderKeys {
-        if let keys, ContinuousClock.now - keys.fetched < Self.cacheLifetime { return keys.value }
-        let collection: ProviderKeys
-        do {
-            collection = try await ProviderKeys(jwks: try await http.get(metadata.jwksURI))
-        } catch {
-            if let keys { return keys.value }
-            if let failure = error as? SignInFailure { throw failure }
-            throw SignInFailure.providerUnavailable("the keys at \(metadata.jwksURI.absoluteString) are unusable: \(error)")
-        }
-        keys = (collection, .now)
-        return collection
     }
 
     /// PKCE S256: base64url of the verifier's SHA-256, without padding (RFC 7636, 4.2).
