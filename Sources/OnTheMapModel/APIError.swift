@@ -1,7 +1,8 @@
 /// Every error the API reports, as a value. The server's error middleware, and its HTTP edge before
 /// any route runs, render it in the wire shape of the path family that was called (Udacity, v1
 /// StudentLocation, Parse), so the catalogue holds both the HTTP status and Parse's error code. The
-/// catalogue is this file, `APIError+Connections.swift` (the edge's) and `APIError+Admin.swift`.
+/// catalogue is this file, `APIError+Connections.swift` (the edge's), `APIError+Admin.swift`,
+/// `APIError+Courses.swift` and `APIError+LTI.swift` (answered as pages).
 public struct APIError: Error, Sendable, Equatable {
     /// HTTP status code.
     public internal(set) var status: Int

@@ -26,6 +26,7 @@ import Testing
         "Sources/OnTheMapModel/APIError+Admin.swift",
         "Sources/OnTheMapModel/APIError+Connections.swift",
         "Sources/OnTheMapModel/APIError+Courses.swift",
+        "Sources/OnTheMapModel/APIError+LTI.swift",
     ]
 
     /// The family shapes (`PathFamily.errorBody`) and the one renderer of an entry to bytes

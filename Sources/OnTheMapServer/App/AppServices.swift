@@ -11,6 +11,8 @@ struct AppServices: Sendable {
     let store: any AppStore
     /// The LTI tool's signing keys, published at /lti/jwks.
     let ltiKeys: LTIToolKeys
+    /// Launches from learning platforms; nil without `--public-url`, which their launch URL needs.
+    let ltiLaunches: LTILaunchService?
     let clock: WallClock
     let cookies: SessionCookies
     let authenticator: SessionAuthenticator
@@ -79,6 +81,12 @@ struct AppServices: Sendable {
         signIn = SignInService(
             providers: configuration.signInProviders, store: store, accounts: accounts, publicURL: configuration.publicURL,
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
+        if let publicURL = configuration.publicURL {
+            ltiLaunches = LTILaunchService(
+                store: store, accounts: accounts, courses: courses, platformKeys: LTIPlatformKeys(), origin: publicURL.origin, clock: clock)
+        } else {
+            ltiLaunches = nil
+        }
         webClient = try WebController(settings: configuration.webClient, signInProviders: configuration.signInProviders)
         if let note = webClient.bundleNote { logger.warning("\(note)") }
         answerFinish = OnTheMapServer.answerFinish(configuration, styleDigests: [webClient.firstPage.styleDigest])

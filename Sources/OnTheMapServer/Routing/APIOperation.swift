@@ -37,8 +37,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     case courseShow, courseChange, courseDelete, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
     case courseReports, courseApprovals, courseChangeLocation, courseDismissReports, courseAudit, courseExport
     case myCourses, createCourse
-    /// LTI 1.3: the tool's public keys.
-    case ltiKeySet
+    /// LTI 1.3: the tool's public keys, the platform's login initiation (GET or POST), the launch.
+    case ltiKeySet, ltiLogin, ltiLoginPost, ltiLaunch
 
     /// Who may call an operation: what the document's `security` says of it.
     enum Access: Sendable {
@@ -86,6 +86,9 @@ enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .udacitySessionLogin, .udacitySessionLegacyLogin, .signUp, .resetPassword: .sameOrigin
         case .udacitySessionLogout, .udacitySessionLegacyLogout: nil
+        // Posted by the learning platform's page, from its origin: the signed id_token and the
+        // state (taken once) are what vouch for them.
+        case .ltiLoginPost, .ltiLaunch: nil
         default: method == .get ? nil : .sessionWrites
         }
     }
@@ -114,7 +117,8 @@ enum APIOperation: String, CaseIterable, Sendable {
             .courseDismissReports: (.post, "/v1/course/reports/:objectId/dismiss"), .courseAudit: (.get, "/v1/course/audit"),
             .courseExport: (.get, "/v1/course/export"),
             .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),
-            .ltiKeySet: (.get, LTIPaths.keySet),
+            .ltiKeySet: (.get, LTIPaths.keySet), .ltiLogin: (.get, LTIPaths.login), .ltiLoginPost: (.post, LTIPaths.login),
+            .ltiLaunch: (.post, LTIPaths.launch),
         ]
         // The three location families serve one resource each, at their own base path.
         for family in LocationOperations.families {

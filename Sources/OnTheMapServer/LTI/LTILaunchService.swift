@@ -1,0 +1,194 @@
+import Crypto
+import Foundation
+import OnTheMapModel
+import OnTheMapStore
+
+/// An LTI 1.3 launch, independent of HTTP (LTI Core 1.3 and the 1EdTech Security Framework's
+/// OpenID Connect third-party-initiated login): the platform's login initiation (a pending login
+/// in the database, the platform's authorization URL) and the launch that follows (the login taken
+/// back once, the id_token verified against the platform's keys, the person found or made and
+/// linked by issuer and `sub`, the platform's course found or, at an instructor's first launch,
+/// made, the role given, a session started). It sits beside OpenID Connect sign-in and reuses its
+/// pending logins, identity links, key sets and sessions.
+struct LTILaunchService: Sendable {
+    let store: any LTIStore & ExternalLoginStore & AccountStore & CourseStore
+    let accounts: AccountService
+    let courses: CourseService
+    let platformKeys: LTIPlatformKeys
+    /// The origin the launch URL is at (`--public-url`).
+    let origin: String
+    let clock: WallClock
+    /// How long the platform may take between the login initiation and the launch.
+    static let pendingLifetimeMillis: Int64 = 5 * 60 * 1000
+
+    /// The pending login's `provider`: the registration it was started for.
+    static func provider(platform id: Int64) -> String { "lti:\(id)" }
+    /// Who a platform's person is: linked by the issuer (a `sub` is unique within it).
+    static func identityProvider(issuer: String) -> String { "lti " + issuer }
+
+    /// The platform's login initiation (`iss`, `login_hint`, `target_link_uri`, and perhaps
+    /// `client_id`, `lti_message_hint`, `lti_deployment_id`): where to send the browser, the
+    /// platform's authorization endpoint with this launch's `state` and `nonce`.
+    func login(_ parameters: [String: String]) async throws -> URL {
+        guard let issuer = parameters["iss"], !issuer.isEmpty, let loginHint = parameters["login_hint"], !loginHint.isEmpty else {
+            throw LTILaunchFailure.invalidMessage("the login initiation lacks iss or login_hint")
+        }
+        let platform = try await registration(issuer: issuer, clientID: parameters["client_id"])
+        let state = Identifiers.token(), nonce = Identifiers.token()
+        let now = clock.nowMillis()
+        try await store.savePendingLogin(PendingExternalLogin(
+            stateHash: SessionToken.hash(state), provider: Self.provider(platform: platform.id), nonce: nonce, codeVerifier: "",
+            createdAt: now, expiresAt: now + Self.pendingLifetimeMillis))
+        guard var components = URLComponents(string: platform.authorizationURL) else {
+            throw LTILaunchFailure.platformUnavailable("unusable authorization URL \(platform.authorizationURL)")
+        }
+        var query = [
+            ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
+            ("client_id", platform.clientID), ("redirect_uri", origin + LTIPaths.launch), ("login_hint", loginHint),
+            ("state", state), ("nonce", nonce),
+        ]
+        if let hint = parameters["lti_message_hint"] { query.append(("lti_message_hint", hint)) }
+        components.percentEncodedQuery = [components.percentEncodedQuery, ProviderHTTP.form(query)].compactMap { $0 }.filter { !$0.isEmpty }
+            .joined(separator: "&")
+        guard let url = components.url else { throw LTILaunchFailure.platformUnavailable("could not build the authorization URL") }
+        return url
+    }
+
+    /// The registration an initiation names. Without a client id, the issuer's one registration.
+    private func registration(issuer: String, clientID: String?) async throws -> LTIPlatform {
+        if let clientID, !clientID.isEmpty {
+            guard let platform = try await store.platform(issuer: issuer, clientID: clientID) else {
+                throw LTILaunchFailure.unknownPlatform("\(issuer) with client id \(clientID) is not registered")
+            }
+            return platform
+        }
+        let candidates = try await store.platforms().filter { $0.issuer == issuer }
+        guard candidates.count == 1 else {
+            throw LTILaunchFailure.unknownPlatform(candidates.isEmpty ? "\(issuer) is not registered" : "\(issuer) is registered more than once: it must send client_id")
+        }
+        return candidates[0]
+    }
+
+    /// A launch that opened a map: the session, the course, and whether the person teaches it.
+    struct Launched: Sendable {
+        let session: AccountService.IssuedSession
+        let course: Course
+        let teaches: Bool
+        let platform: LTIPlatform
+    }
+
+    /// The launch the platform posted (`id_token`, `state`).
+    func launch(idToken: String, state: String) async throws -> Launched {
+        guard !state.isEmpty, state.utf8.count <= 256, !idToken.isEmpty, idToken.utf8.count <= 64 * 1024 else { throw LTILaunchFailure.expired }
+        // Taken whatever comes next: a state is good for one launch, and with it its nonce.
+        guard let pending = try await store.takePendingLogin(stateHash: SessionToken.hash(state), now: clock.nowMillis()),
+              pending.provider.hasPrefix("lti:"), let id = Int64(pending.provider.dropFirst(4)),
+              let platform = try await store.platform(id: id) else { throw LTILaunchFailure.expired }
+        let message = try await platformKeys.verified(idToken, from: platform, nonce: pending.nonce, now: clock.now)
+        guard let context = message.context else { throw LTILaunchFailure.noContext }
+        // A learner before any instructor is refused before anything is made.
+        if !message.teaches, try await store.course(platform: platform.id, context: context.id) == nil {
+            throw LTILaunchFailure.courseNotSetUp(context.id)
+        }
+        let account = try await account(for: message, platform: platform)
+        guard !account.isDisabled else { throw LTILaunchFailure.accountDisabled }
+        let course = try await course(for: context, platform: platform, account: account, teaches: message.teaches)
+        let session = try await accounts.startSession(for: account)
+        return Launched(session: session, course: course, teaches: message.teaches, platform: platform)
+    }
+
+    /// The account linked to this person at this platform; else the account with the email the
+    /// platform gives (the operator registered the platform, so its word on its people's emails is
+    /// taken), now linked; else a new account, linked, named from the claims.
+    private func account(for message: LTIMessage, platform: LTIPlatform) async throws -> Account {
+        let provider = Self.identityProvider(issuer: platform.issuer)
+        let subject = message.subject?.value ?? ""
+        if let linked = try await store.account(provider: provider, subject: subject) { return linked }
+        let now = clock.nowMillis()
+        let email = message.email.flatMap { try? Validation.email($0) } ?? Self.placeholderEmail(subject: subject, platform: platform)
+        for _ in 0..<5 {
+            if let existing = try await store.account(email: email) {
+                guard !existing.isDisabled else { throw LTILaunchFailure.accountDisabled }
+                try await store.link(ExternalIdentity(provider: provider, subject: subject, accountKey: existing.key, email: email, linkedAt: now))
+                return existing
+            }
+            let first = Validation.nameFromElsewhere(message.givenName), last = Validation.nameFromElsewhere(message.familyName)
+            let full = Validation.nameFromElsewhere(message.name)
+            let account = Account(
+                key: Identifiers.accountKey(), email: email, firstName: first.isEmpty ? (full.isEmpty ? "Student" : full) : first, lastName: last,
+                passwordHash: Account.noPassword, isAdmin: false, createdAt: now)
+            do {
+                try await store.insertAccount(account, linkedTo: ExternalIdentity(
+                    provider: provider, subject: subject, accountKey: account.key, email: email, linkedAt: now))
+                return account
+            } catch StoreError.emailTaken, StoreError.keyTaken {
+                continue
+            }
+        }
+        throw StoreError.keyTaken
+    }
+
+    /// An address for a person the platform gives no email for: theirs alone, and one that can
+    /// never receive mail (RFC 2606's `.invalid`).
+    static func placeholderEmail(subject: String, platform: LTIPlatform) -> String {
+        let digest = SHA256.hash(data: Array("\(platform.issuer)\n\(subject)".utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return "lti-\(digest)@platform-\(platform.id).invalid"
+    }
+
+    /// The course the platform's course is here. At an instructor's first launch it is made, titled
+    /// from the platform's course, taught by them; a learner's launch before that is refused. The
+    /// launcher becomes a member (an instructor when they teach it; nobody is demoted).
+    private func course(for context: LTIMessage.Context, platform: LTIPlatform, account: Account, teaches: Bool) async throws -> Course {
+        var linked = try await store.course(platform: platform.id, context: context.id)
+        if linked == nil {
+            guard teaches else { throw LTILaunchFailure.courseNotSetUp(context.id) }
+            let title = [context.title, context.label].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "Course"
+            let made = try await newCourse(title: String(title.prefix(120)), label: context.label, instructor: account)
+            if try await store.link(platform: platform.id, context: context.id, to: made.id) {
+                linked = made.id
+            } else {
+                // Another instructor's launch linked one a moment ago: theirs stays.
+                _ = try await store.deleteCourse(made.id, audit: nil)
+                linked = try await store.course(platform: platform.id, context: context.id)
+            }
+        }
+        guard let id = linked, let course = try await store.course(id: id) else { throw LTILaunchFailure.courseNotSetUp(context.id) }
+        let role = try await store.role(of: account.key, in: course.id)
+        if role == nil || (teaches && role == .student) {
+            _ = try await store.setMember(account.key, of: course.id, role: teaches ? .instructor : .student, now: clock.nowMillis())
+        }
+        return course
+    }
+
+    /// A course with a free slug made from the platform course's label or title.
+    private func newCourse(title: String, label: String?, instructor: Account) async throws -> Course {
+        let base = Self.slug(from: label ?? title)
+        for attempt in 0..<8 {
+            let suffix = attempt == 0 ? "" : "-" + Identifiers.token(bytes: 2)
+            var stem = String(base.prefix(CourseSlug.maxLength - suffix.count))
+            while stem.hasSuffix("-") { stem.removeLast() }
+            guard let slug = CourseSlug(rawValue: stem + suffix) else { continue }
+            do {
+                return try await courses.create(slug: slug.rawValue, title: title, instructor: instructor, by: instructor)
+            } catch let refusal as APIError where refusal == .courseSlugTaken {
+                continue
+            }
+        }
+        throw LTILaunchFailure.invalidMessage("no free address for the course \(title)")
+    }
+
+    /// "CS 101: Spring" → "cs-101-spring"; at least two characters ("course" when nothing is left).
+    static func slug(from text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        var slug = ""
+        for scalar in folded.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.count >= 2 ? String(slug.prefix(CourseSlug.maxLength)) : "course"
+    }
+}
