@@ -94,6 +94,23 @@ import Testing
         }
     }
 
+    @Test func aLaunchNeverTakesOverAnAccountThatHasThePlatformsEmail() async throws {
+        try await Self.withPlatform { server, platform, key in
+            // The server's admin; a platform user whose profile says they are.
+            let admin = try await server.signUp(email: "user-1@example.edu")
+            try await server.makeAdmin(admin)
+            let (state, nonce) = try await Self.initiate(server)
+            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: state).status == .seeOther)
+            let launched = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "user-1"))
+            #expect(launched.key != admin.key && !launched.isAdmin)
+            #expect(launched.email == LTILaunchService.placeholderEmail(subject: "user-1", platform: platform))
+            // The next launch is the same account.
+            let (again, nonceAgain) = try await Self.initiate(server)
+            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonceAgain), with: key), state: again).status == .seeOther)
+            #expect(try await server.store.allAccounts().count == 2)
+        }
+    }
+
     @Test func everyBadLaunchIsAPageSayingWhyAndMakesNothing() async throws {
         try await Self.withPlatform { server, _, key in
             let elsewhere = LTIToolKeys.Key(

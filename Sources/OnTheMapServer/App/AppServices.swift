@@ -83,7 +83,9 @@ struct AppServices: Sendable {
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
         if let publicURL = configuration.publicURL {
             ltiLaunches = LTILaunchService(
-                store: store, accounts: accounts, courses: courses, platformKeys: LTIPlatformKeys(), origin: publicURL.origin, clock: clock)
+                store: store, accounts: accounts, courses: courses, platformKeys: LTIPlatformKeys(),
+                starts: limits.limiter("lti-login", limit: configuration.signInStartsPerMinute, windowSeconds: 60), origin: publicURL.origin,
+                clock: clock)
         } else {
             ltiLaunches = nil
         }

@@ -31,10 +31,12 @@ struct LTIController: Sendable {
         for (name, value) in QueryString.parse(request.uri.query) { parameters[name] = value }
         if request.method == .post { for (name, value) in try await Self.form(request) { parameters[name] = value } }
         do {
-            let url = try await launches.login(parameters)
+            let url = try await launches.login(parameters, clientAddress: context.clientAddress)
             return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "no-store", .contentLength: "0"])
         } catch let failure as LTILaunchFailure {
             return refused(failure, logger: context.logger)
+        } catch let refusal as APIError where refusal.status == 429 {
+            return LTIPage.page(title: "Too many launches", refusal)
         }
     }
 

@@ -15,6 +15,8 @@ struct LTILaunchService: Sendable {
     let accounts: AccountService
     let courses: CourseService
     let platformKeys: LTIPlatformKeys
+    /// Login initiations per client address: each writes a row.
+    let starts: any RateLimiter
     /// The origin the launch URL is at (`--public-url`).
     let origin: String
     let clock: WallClock
@@ -29,7 +31,8 @@ struct LTILaunchService: Sendable {
     /// The platform's login initiation (`iss`, `login_hint`, `target_link_uri`, and perhaps
     /// `client_id`, `lti_message_hint`, `lti_deployment_id`): where to send the browser, the
     /// platform's authorization endpoint with this launch's `state` and `nonce`.
-    func login(_ parameters: [String: String]) async throws -> URL {
+    func login(_ parameters: [String: String], clientAddress: String) async throws -> URL {
+        try await starts.admit(clientAddress, tooMany: "launches from your network")
         guard let issuer = parameters["iss"], !issuer.isEmpty, let loginHint = parameters["login_hint"], !loginHint.isEmpty else {
             throw LTILaunchFailure.invalidMessage("the login initiation lacks iss or login_hint")
         }
@@ -97,20 +100,23 @@ struct LTILaunchService: Sendable {
         return Launched(session: session, course: course, teaches: message.teaches, platform: platform)
     }
 
-    /// The account linked to this person at this platform; else the account with the email the
-    /// platform gives (the operator registered the platform, so its word on its people's emails is
-    /// taken), now linked; else a new account, linked, named from the claims.
+    /// The account linked to this person at this platform; else a new account, linked, named and
+    /// addressed from the claims. An account that already has the platform's email is not taken
+    /// over: many platforms let their users change their email, so a launch saying it is theirs
+    /// proves nothing here (a server admin's address, say); the new account gets an address of its
+    /// own instead.
     private func account(for message: LTIMessage, platform: LTIPlatform) async throws -> Account {
         let provider = Self.identityProvider(issuer: platform.issuer)
         let subject = message.subject?.value ?? ""
-        if let linked = try await store.account(provider: provider, subject: subject) { return linked }
         let now = clock.nowMillis()
-        let email = message.email.flatMap { try? Validation.email($0) } ?? Self.placeholderEmail(subject: subject, platform: platform)
+        let placeholder = Self.placeholderEmail(subject: subject, platform: platform)
+        var email = message.email.flatMap { try? Validation.email($0) } ?? placeholder
         for _ in 0..<5 {
-            if let existing = try await store.account(email: email) {
-                guard !existing.isDisabled else { throw LTILaunchFailure.accountDisabled }
-                try await store.link(ExternalIdentity(provider: provider, subject: subject, accountKey: existing.key, email: email, linkedAt: now))
-                return existing
+            // Asked again each time: a launch of the same person at this moment may have made it.
+            if let linked = try await store.account(provider: provider, subject: subject) { return linked }
+            if email != placeholder, try await store.account(email: email) != nil {
+                email = placeholder
+                continue
             }
             let first = Validation.nameFromElsewhere(message.givenName), last = Validation.nameFromElsewhere(message.familyName)
             let full = Validation.nameFromElsewhere(message.name)
@@ -123,6 +129,10 @@ struct LTILaunchService: Sendable {
                 return account
             } catch StoreError.emailTaken, StoreError.keyTaken {
                 continue
+            } catch {
+                // The same person's link made by that other launch, most likely: taken next time round.
+                if try await store.account(provider: provider, subject: subject) != nil { continue }
+                throw error
             }
         }
         throw StoreError.keyTaken
