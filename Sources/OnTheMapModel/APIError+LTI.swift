@@ -21,6 +21,11 @@ extension APIError {
         status: 400, code: ParseErrorCode.operationForbidden,
         message: "The platform's message did not pass On The Map's checks. Open it again from your course; if this stays, tell your instructor.")
 
+    /// A Deep Linking request (the platform's content picker), which this tool does not answer yet.
+    public static let ltiDeepLinkingNotYet = APIError(
+        status: 400, code: ParseErrorCode.operationForbidden,
+        message: "Choosing On The Map from the platform's content picker is not available yet. Add it to the course as an external tool link instead.")
+
     /// A launch that names no course.
     public static let ltiNoCourse = APIError(
         status: 400, code: ParseErrorCode.operationForbidden,

@@ -125,6 +125,8 @@ import Testing
                 ("no person", { Self.message(nonce: $0, sub: nil) }, key, .badRequest, "could not be checked"),
                 ("no course", { Self.message(nonce: $0, context: nil) }, key, .badRequest, "from a course"),
                 ("a learner before any instructor", { Self.message(nonce: $0, roles: learner) }, key, .notFound, "has not set up this map"),
+                ("a Deep Linking request, not answered yet", { Self.message(nonce: $0) { $0 = Self.with($0, messageType: "LtiDeepLinkingRequest") } }, key,
+                 .badRequest, "as an external tool link"),
             ]
             for (name, message, signer, status, words) in cases {
                 let (state, nonce) = try await Self.initiate(server)
@@ -158,12 +160,14 @@ import Testing
         #expect(LTILaunchService.slug(from: "数学") == "course")
     }
 
-    static func with(_ message: LTIMessage, audience: String? = nil, expires: Date? = nil, deployment: String? = nil) -> LTIMessage {
+    static func with(
+        _ message: LTIMessage, audience: String? = nil, expires: Date? = nil, deployment: String? = nil, messageType: String? = nil
+    ) -> LTIMessage {
         LTIMessage(
             issuer: message.issuer, subject: message.subject, audience: audience.map { AudienceClaim(value: [$0]) } ?? message.audience,
             expires: expires.map { ExpirationClaim(value: $0) } ?? message.expires, issuedAt: message.issuedAt,
             authorizedPresenter: message.authorizedPresenter, nonce: message.nonce, email: message.email, name: message.name,
-            givenName: message.givenName, familyName: message.familyName, messageType: message.messageType, version: message.version,
+            givenName: message.givenName, familyName: message.familyName, messageType: messageType ?? message.messageType, version: message.version,
             deploymentID: deployment ?? message.deploymentID, roles: message.roles, context: message.context, resourceLink: message.resourceLink,
             targetLinkURI: message.targetLinkURI)
     }

@@ -88,6 +88,7 @@ struct LTILaunchService: Sendable {
               pending.provider.hasPrefix("lti:"), let id = Int64(pending.provider.dropFirst(4)),
               let platform = try await store.platform(id: id) else { throw LTILaunchFailure.expired }
         let message = try await platformKeys.verified(idToken, from: platform, nonce: pending.nonce, now: clock.now)
+        if message.messageType == LTIMessage.Kind.deepLinking.rawValue { throw LTILaunchFailure.deepLinkingNotYet }
         guard let context = message.context else { throw LTILaunchFailure.noContext }
         // A learner before any instructor is refused before anything is made.
         if !message.teaches, try await store.course(platform: platform.id, context: context.id) == nil {

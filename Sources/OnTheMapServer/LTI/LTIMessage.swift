@@ -114,6 +114,8 @@ enum LTILaunchFailure: Error, Equatable {
     case anonymous
     /// No `context`: a launch from outside a course.
     case noContext
+    /// A Deep Linking request, not answered yet.
+    case deepLinkingNotYet
     /// A learner's launch into a platform course no instructor has opened the map in yet.
     case courseNotSetUp(String)
     /// The platform's account here was disabled by an admin.
@@ -128,6 +130,7 @@ enum LTILaunchFailure: Error, Equatable {
         case .expired: "the launch's state is unknown, used or expired"
         case .anonymous: "the launch names nobody (no sub)"
         case .noContext: "the launch names no course (no context)"
+        case .deepLinkingNotYet: "a Deep Linking request, which this tool does not answer yet"
         case .courseNotSetUp(let context): "no course is linked to context \(context) yet"
         case .accountDisabled: "the account is disabled"
         }

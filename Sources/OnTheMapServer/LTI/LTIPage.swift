@@ -11,6 +11,7 @@ enum LTIPage {
         case .expired: page(title: "This launch has expired", .ltiLaunchExpired)
         case .invalidToken, .invalidMessage, .unknownDeployment, .anonymous: page(title: "This launch could not be checked", .ltiLaunchNotChecked)
         case .noContext: page(title: "Open On The Map from a course", .ltiNoCourse)
+        case .deepLinkingNotYet: page(title: "Add On The Map as a link", .ltiDeepLinkingNotYet)
         case .courseNotSetUp: page(title: "Your instructor has not set up this map yet", .ltiCourseNotSetUp)
         case .accountDisabled: page(title: "Your account is disabled", .accountDisabled)
         case .platformUnavailable: page(title: "The learning platform did not answer", .ltiPlatformUnavailable)
