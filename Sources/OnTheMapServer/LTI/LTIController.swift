@@ -53,7 +53,7 @@ struct LTIController: Sendable {
             var response = Response(status: .seeOther, headers: [.location: launches.origin + "/#/map", .cacheControl: "no-store", .contentLength: "0"])
             response.setCookies(
                 cookies.issue(sessionToken: launched.session.token, lifetime: launches.accounts.sessionLifetimeSeconds)
-                    + ["\(CourseChoice.cookieName)=\(launched.course.slug.rawValue); Path=/; Max-Age=31536000; SameSite=Lax"])
+                    + [CourseChoice.cookie(choosing: launched.course.slug)])
             return response
         } catch let failure as LTILaunchFailure {
             return refused(failure, logger: context.logger)

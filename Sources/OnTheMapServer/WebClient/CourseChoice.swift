@@ -12,4 +12,10 @@ enum CourseChoice {
         guard let value = request.cookies[cookieName]?.value, let slug = CourseSlug(rawValue: value), slug.rawValue != "default" else { return nil }
         return slug
     }
+
+    /// The `Set-Cookie` line that chooses `slug` (an LTI launch opening its course's map): readable
+    /// by the scripts that set it otherwise, kept a year, as js/course-choice.js writes it.
+    static func cookie(choosing slug: CourseSlug) -> String {
+        "\(cookieName)=\(slug.rawValue); Path=/; Max-Age=31536000; SameSite=Lax"
+    }
 }
