@@ -21,10 +21,10 @@ extension APIError {
         status: 400, code: ParseErrorCode.operationForbidden,
         message: "The platform's message did not pass On The Map's checks. Open it again from your course; if this stays, tell your instructor.")
 
-    /// A Deep Linking request (the platform's content picker), which this tool does not answer yet.
-    public static let ltiDeepLinkingNotYet = APIError(
-        status: 400, code: ParseErrorCode.operationForbidden,
-        message: "Choosing On The Map from the platform's content picker is not available yet. Add it to the course as an external tool link instead.")
+    /// A learner's Deep Linking request (the platform's content picker).
+    public static let ltiDeepLinkingForInstructors = APIError(
+        status: 403, code: ParseErrorCode.operationForbidden,
+        message: "Only the course's instructors add On The Map to it. Open the map from the link your instructor added.")
 
     /// A launch that names no course.
     public static let ltiNoCourse = APIError(

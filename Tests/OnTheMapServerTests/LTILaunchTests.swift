@@ -72,8 +72,9 @@ import Testing
         try await Self.withPlatform { server, _, key in
             let (state, nonce) = try await Self.initiate(server)
             let answer = try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: state)
-            #expect(answer.status == .seeOther)
-            #expect(answer.headers[.location] == "https://map.example.org/#/map")
+            #expect(answer.status == .ok)
+            let session = try Self.launchSession(in: answer)
+            #expect(session.course == "geo-101" && session.token?.isEmpty == false)
             #expect(answer.setCookies["onthemap-course"] == "geo-101")
             #expect(answer.setCookies.keys.contains { $0.hasSuffix("otm_session") }, "logged in")
             let course = try #require(try await server.store.course(slug: CourseSlug(rawValue: "geo-101")!))
@@ -88,7 +89,7 @@ import Testing
             // A learner of the same platform course joins it as a student.
             let (learnerState, learnerNonce) = try await Self.initiate(server, hint: "user-2")
             let learner = Self.message(nonce: learnerNonce, sub: "user-2", roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"])
-            #expect(try await Self.launch(server, token: try await Self.sign(learner, with: key), state: learnerState).status == .seeOther)
+            #expect(try await Self.launch(server, token: try await Self.sign(learner, with: key), state: learnerState).status == .ok)
             let student = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "user-2"))
             #expect(try await server.store.role(of: student.key, in: course.id) == .student)
         }
@@ -100,13 +101,13 @@ import Testing
             let admin = try await server.signUp(email: "user-1@example.edu")
             try await server.makeAdmin(admin)
             let (state, nonce) = try await Self.initiate(server)
-            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: state).status == .seeOther)
+            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: state).status == .ok)
             let launched = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "user-1"))
             #expect(launched.key != admin.key && !launched.isAdmin)
             #expect(launched.email == LTILaunchService.placeholderEmail(subject: "user-1", platform: platform))
             // The next launch is the same account.
             let (again, nonceAgain) = try await Self.initiate(server)
-            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonceAgain), with: key), state: again).status == .seeOther)
+            #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonceAgain), with: key), state: again).status == .ok)
             #expect(try await server.store.allAccounts().count == 2)
         }
     }
@@ -125,8 +126,10 @@ import Testing
                 ("no person", { Self.message(nonce: $0, sub: nil) }, key, .badRequest, "could not be checked"),
                 ("no course", { Self.message(nonce: $0, context: nil) }, key, .badRequest, "from a course"),
                 ("a learner before any instructor", { Self.message(nonce: $0, roles: learner) }, key, .notFound, "has not set up this map"),
-                ("a Deep Linking request, not answered yet", { Self.message(nonce: $0) { $0 = Self.with($0, messageType: "LtiDeepLinkingRequest") } }, key,
-                 .badRequest, "as an external tool link"),
+                ("a Deep Linking request without its settings", { Self.message(nonce: $0) { $0 = Self.with($0, messageType: "LtiDeepLinkingRequest") } }, key,
+                 .badRequest, "could not be checked"),
+                ("a learner's Deep Linking request", { Self.message(nonce: $0, roles: learner) { $0 = Self.deepLinking($0) } }, key,
+                 .forbidden, "Only the course's instructors"),
             ]
             for (name, message, signer, status, words) in cases {
                 let (state, nonce) = try await Self.initiate(server)
@@ -135,6 +138,7 @@ import Testing
                 #expect(answer.text.contains(words), "\(name): \(answer.text)")
                 #expect(answer.headers[.contentType] == "text/html; charset=utf-8", "\(name)")
                 #expect(answer.setCookies.isEmpty, "\(name)")
+                #expect(Self.frameAncestors(answer) == "https://lms.example.edu http://127.0.0.1:9", "\(name): shown in the platform's frame")
             }
             #expect(try await server.store.allAccounts().isEmpty, "no account was made")
             #expect(try await server.store.allCourses().count == 1, "no course was made")
@@ -143,6 +147,174 @@ import Testing
             #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: "forged").status == .badRequest)
             let unknown = try await server.send(.get, "/lti/login?iss=https://other.example.edu&login_hint=x")
             #expect(unknown.status == .badRequest && unknown.text.contains("not set up"))
+        }
+    }
+
+    /// What the launch's page hands its script (js/launch-session.js).
+    struct LaunchBlock: Decodable {
+        let token: String?
+        let course: String?
+        let reload: String
+    }
+
+    static func launchSession(in answer: TestResponse) throws -> LaunchBlock {
+        let html = answer.text
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"launch-session\">"))
+        let end = try #require(html[start.upperBound...].range(of: "</script>"))
+        return try JSONDecoder().decode(LaunchBlock.self, from: Data(html[start.upperBound..<end.lowerBound].utf8))
+    }
+
+    static func frameAncestors(_ answer: TestResponse) -> String? {
+        answer.headers[.contentSecurityPolicy]?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("frame-ancestors ") }.map { String($0.dropFirst("frame-ancestors ".count)) }
+    }
+
+    /// Platforms show the tool in a frame of their page, where the browser may keep no cookie of
+    /// the tool's: the launch answers with the app's page itself, carrying the session for its
+    /// script, framed only by the platform's origins (its issuer's, its authorization endpoint's,
+    /// the page the signed launch came from); loaded again, the page keeps that framing; opened
+    /// in a window of its own from there, the session becomes that window's cookies.
+    @Test func aLaunchOpensInThePlatformsFrameOnly() async throws {
+        try await Self.withPlatform { server, _, key in
+            let (state, nonce) = try await Self.initiate(server)
+            let message = Self.message(nonce: nonce) {
+                $0.launchPresentation = .init(documentTarget: "iframe", returnURL: "https://school.lms.example.edu:8443/courses/7/return")
+            }
+            let answer = try await Self.launch(server, token: try await Self.sign(message, with: key), state: state)
+            #expect(answer.status == .ok && answer.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(answer.headers[.cacheControl] == "no-store")
+            #expect(answer.headers[.xFrameOptions] == nil)
+            let ancestors = "https://lms.example.edu http://127.0.0.1:9 https://school.lms.example.edu:8443"
+            #expect(Self.frameAncestors(answer) == ancestors)
+            let session = try Self.launchSession(in: answer)
+            let token = try #require(session.token)
+            #expect(!answer.text.contains("rel=\"preload\""), "no answer is preloaded with cookies")
+
+            // The token is the session: a bearer call as the launched instructor.
+            let me = try await server.send(.get, "/c/geo-101/v1/me", headers: [.authorization: "Bearer \(token)"])
+            #expect(me.status == .ok && me.text.contains("Tess"))
+
+            // The app's own page may be framed by nobody.
+            let page = try await server.send(.get, "/")
+            #expect(Self.frameAncestors(page) == "'none'" && page.headers[.xFrameOptions] == "DENY")
+
+            // Loaded again in the frame: the same framing, no session in the page.
+            let reload = try await server.send(.get, session.reload)
+            #expect(reload.status == .ok && Self.frameAncestors(reload) == ancestors)
+            let reloaded = try Self.launchSession(in: reload)
+            #expect(reloaded.token == nil && reloaded.reload == session.reload)
+            // A pass naming other origins is refused: its MAC does not hold.
+            let forged = session.reload.replacingOccurrences(of: "frame=", with: "frame=" + Base64URL.encode(Data("https://evil.example".utf8)) + "X")
+            let refused = try await server.send(.get, forged)
+            #expect(refused.status == .badRequest && refused.text.contains("expired"))
+            #expect(Self.frameAncestors(refused) == "http://127.0.0.1:9 https://lms.example.edu", "every registered platform, no other")
+
+            // In a window of its own: only from this server's pages, and the session becomes its cookies.
+            let form = ProviderHTTP.form([("token", token), ("course", "geo-101")])
+            let formType: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            var crossSite = formType
+            crossSite[.origin] = "https://lms.example.edu"
+            #expect(try await server.send(.post, "/lti/window", body: form, headers: crossSite).status == .forbidden)
+            var sameOrigin = formType
+            sameOrigin[.origin] = "https://map.example.org"
+            let window = try await server.send(.post, "/lti/window", body: form, headers: sameOrigin)
+            #expect(window.status == .seeOther && window.headers[.location] == "https://map.example.org/#/map")
+            #expect(window.setCookies.contains { $0.key.hasSuffix("otm_session") && $0.value == token })
+            #expect(window.setCookies["onthemap-course"] == "geo-101")
+            let ended = try await server.send(.post, "/lti/window", body: ProviderHTTP.form([("token", "not-a-session")]), headers: sameOrigin)
+            #expect(ended.status == .badRequest && ended.setCookies.isEmpty)
+        }
+    }
+
+    static func deepLinking(_ message: LTIMessage, returnURL: String = "https://lms.example.edu/deep-link/return?item=4") -> LTIMessage {
+        var request = message
+        request.messageType = LTIMessage.Kind.deepLinking.rawValue
+        request.resourceLink = nil
+        request.deepLinkingSettings = .init(returnURL: returnURL, acceptTypes: ["ltiResourceLink"], data: "opaque-42")
+        return request
+    }
+
+    /// The value of the hidden or named form field `name` in a page.
+    static func field(_ name: String, in html: String) throws -> String {
+        let match = try #require(html.firstMatch(of: try Regex("name=\"\(name)\" value=\"([^\"]*)\"")))
+        return String(try #require(match.output[1].substring))
+    }
+
+    /// Deep Linking 2.0: an instructor adding the map to a module picks a map (a new one, or one
+    /// they teach); the platform gets a link signed with the tool's key whose custom parameters
+    /// name that map; a learner's launch of the link lands on it. A link whose mark does not hold
+    /// (written by hand, or copied into another platform course) opens the platform course's own.
+    @Test func anInstructorAddsAMapThroughDeepLinking() async throws {
+        try await Self.withPlatform { server, _, key in
+            // The instructor teaches a map already (made at an earlier launch from another platform course).
+            let (first, firstNonce) = try await Self.initiate(server)
+            let earlier = Self.message(nonce: firstNonce, context: .init(id: "ctx-0", label: "GEO 100", title: "Geography 100"))
+            #expect(try await Self.launch(server, token: try await Self.sign(earlier, with: key), state: first).status == .ok)
+
+            let (state, nonce) = try await Self.initiate(server)
+            let picker = try await Self.launch(server, token: try await Self.sign(Self.deepLinking(Self.message(nonce: nonce)), with: key), state: state)
+            #expect(picker.status == .ok && picker.text.contains("id=\"lti-deep-link\""))
+            #expect(picker.text.contains("name=\"course\" value=\"geo-100\"") && picker.text.contains("value=\"Geography 101\""))
+            #expect(picker.setCookies.isEmpty, "the picker signs nobody in")
+            #expect(Self.frameAncestors(picker) == "https://lms.example.edu http://127.0.0.1:9")
+            let request = try Self.field("request", in: picker.text)
+
+            // Only from this server's pages; a changed request is refused.
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://map.example.org"]
+            var crossSite = form
+            crossSite[.origin] = "https://lms.example.edu"
+            let choice = ProviderHTTP.form([("request", request), ("course", "geo-100")])
+            #expect(try await server.send(.post, "/lti/deep-link", body: choice, headers: crossSite).status == .forbidden)
+            let changed = ProviderHTTP.form([("request", String(request.dropLast(2)) + "AA"), ("course", "geo-100")])
+            #expect(try await server.send(.post, "/lti/deep-link", body: changed, headers: form).status == .badRequest)
+            // A map they do not teach.
+            let other = try await server.signUp(email: "other@example.edu")
+            _ = try await server.store.createCourse(
+                slug: CourseSlug(rawValue: "someone-elses")!, title: "Not theirs", instructorKey: other.key, now: 0, audit: nil)
+            let notTheirs = ProviderHTTP.form([("request", request), ("course", "someone-elses")])
+            #expect(try await server.send(.post, "/lti/deep-link", body: notTheirs, headers: form).status == .badRequest)
+
+            let answer = try await server.send(.post, "/lti/deep-link", body: choice, headers: form)
+            #expect(answer.status == .ok && answer.text.contains("action=\"https://lms.example.edu/deep-link/return?item=4\""))
+            #expect(answer.headers[.contentSecurityPolicy]?.contains("form-action 'self' https://lms.example.edu") == true)
+            // What the platform checks: the tool's signature, from its client id to the platform.
+            let jwt = try Self.field("JWT", in: answer.text)
+            let verifier = JWTKeyCollection()
+            await verifier.add(rsa: key.privateKey.publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+            let response = try await verifier.verify(jwt, as: DeepLinkingResponse.self)
+            #expect(response.issuer.value == Self.clientID && response.audience.value == [Self.issuer])
+            #expect(response.messageType == "LtiDeepLinkingResponse" && response.deploymentID == "dep-1" && response.data == "opaque-42")
+            let item = try #require(response.contentItems.first)
+            #expect(item.type == "ltiResourceLink" && item.url == "https://map.example.org/lti/launch" && item.title == "Geography 100")
+            #expect(item.custom[LTILaunchService.courseParameter] == "geo-100")
+            // The platform course had no map: the chosen one is its own now.
+            let geo100 = try #require(try await server.store.course(slug: CourseSlug(rawValue: "geo-100")!))
+            #expect(try await server.store.course(platform: 1, context: "ctx-1") == geo100.id)
+
+            // A learner's launch of the link lands on the chosen map, as a student.
+            func learnerLaunch(_ custom: [String: String], sub: String, context: String = "ctx-1") async throws -> TestResponse {
+                let (learnerState, learnerNonce) = try await Self.initiate(server, hint: sub)
+                let learner = Self.message(nonce: learnerNonce, sub: sub, roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
+                                           context: .init(id: context, label: nil, title: "Copied course")) { $0.custom = LTICustom(custom) }
+                return try await Self.launch(server, token: try await Self.sign(learner, with: key), state: learnerState)
+            }
+            let landed = try await learnerLaunch(item.custom, sub: "learner-1")
+            #expect(landed.status == .ok)
+            #expect(try Self.launchSession(in: landed).course == "geo-100")
+            // A mark written by hand opens nothing but the platform course's own map.
+            let forged = try await learnerLaunch([LTILaunchService.courseParameter: "someone-elses", LTILaunchService.markParameter: "0"], sub: "learner-2")
+            #expect(try Self.launchSession(in: forged).course == "geo-100")
+            // The link copied into another platform course: that course has no map yet.
+            let copied = try await learnerLaunch(item.custom, sub: "learner-3", context: "ctx-copy")
+            #expect(copied.status == .notFound && copied.text.contains("has not set up this map"))
+
+            // A new map, titled by the instructor.
+            let (again, againNonce) = try await Self.initiate(server)
+            let second = try await Self.launch(server, token: try await Self.sign(Self.deepLinking(Self.message(nonce: againNonce)), with: key), state: again)
+            let create = ProviderHTTP.form([("request", try Self.field("request", in: second.text)), ("create", "1"), ("title", "Field trip: Lisbon")])
+            #expect(try await server.send(.post, "/lti/deep-link", body: create, headers: form).status == .ok)
+            let trip = try #require(try await server.store.course(slug: CourseSlug(rawValue: "field-trip-lisbon")!))
+            #expect(trip.title == "Field trip: Lisbon")
         }
     }
 
@@ -163,12 +335,11 @@ import Testing
     static func with(
         _ message: LTIMessage, audience: String? = nil, expires: Date? = nil, deployment: String? = nil, messageType: String? = nil
     ) -> LTIMessage {
-        LTIMessage(
-            issuer: message.issuer, subject: message.subject, audience: audience.map { AudienceClaim(value: [$0]) } ?? message.audience,
-            expires: expires.map { ExpirationClaim(value: $0) } ?? message.expires, issuedAt: message.issuedAt,
-            authorizedPresenter: message.authorizedPresenter, nonce: message.nonce, email: message.email, name: message.name,
-            givenName: message.givenName, familyName: message.familyName, messageType: messageType ?? message.messageType, version: message.version,
-            deploymentID: deployment ?? message.deploymentID, roles: message.roles, context: message.context, resourceLink: message.resourceLink,
-            targetLinkURI: message.targetLinkURI)
+        var changed = message
+        if let audience { changed.audience = AudienceClaim(value: [audience]) }
+        if let expires { changed.expires = ExpirationClaim(value: expires) }
+        if let deployment { changed.deploymentID = deployment }
+        if let messageType { changed.messageType = messageType }
+        return changed
     }
 }

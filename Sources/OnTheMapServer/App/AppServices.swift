@@ -83,7 +83,7 @@ struct AppServices: Sendable {
             starts: limits.limiter("oidc-start", limit: configuration.signInStartsPerMinute, windowSeconds: 60), clock: clock)
         if let publicURL = configuration.publicURL {
             ltiLaunches = LTILaunchService(
-                store: store, accounts: accounts, courses: courses, platformKeys: LTIPlatformKeys(),
+                store: store, accounts: accounts, courses: courses, platformKeys: LTIPlatformKeys(), toolKeys: ltiKeys, secret: configuration.secret,
                 starts: limits.limiter("lti-login", limit: configuration.signInStartsPerMinute, windowSeconds: 60), origin: publicURL.origin,
                 clock: clock)
         } else {

@@ -35,7 +35,10 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     CourseController(service: services.courses, store: store, geocoder: services.geocoder, publicURL: configuration.publicURL,
                      courseCreators: configuration.courseCreators)
         .addRootRoutes(to: family(.native))
-    LTIController(keys: services.ltiKeys, launches: services.ltiLaunches, cookies: services.cookies).addRoutes(to: family(.native))
+    LTIController(
+        keys: services.ltiKeys, launches: services.ltiLaunches, cookies: services.cookies, authenticator: services.authenticator,
+        webClient: services.webClient, secret: configuration.secret
+    ).addRoutes(to: family(.native))
     services.webClient.addRoutes(to: family(.native))
     return router
 }

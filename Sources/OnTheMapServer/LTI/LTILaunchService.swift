@@ -15,6 +15,10 @@ struct LTILaunchService: Sendable {
     let accounts: AccountService
     let courses: CourseService
     let platformKeys: LTIPlatformKeys
+    /// The tool's keys, which sign what it sends a platform (a Deep Linking answer).
+    let toolKeys: LTIToolKeys
+    /// Seals a Deep Linking request into its picker page, and marks the maps links choose.
+    let secret: ServerSecret
     /// Login initiations per client address: each writes a row.
     let starts: any RateLimiter
     /// The origin the launch URL is at (`--public-url`).
@@ -30,20 +34,25 @@ struct LTILaunchService: Sendable {
 
     /// The platform's login initiation (`iss`, `login_hint`, `target_link_uri`, and perhaps
     /// `client_id`, `lti_message_hint`, `lti_deployment_id`): where to send the browser, the
-    /// platform's authorization endpoint with this launch's `state` and `nonce`.
+    /// platform's authorization endpoint with this launch's `state` and `nonce`. Throws `Refused`.
     func login(_ parameters: [String: String], clientAddress: String) async throws -> URL {
         try await starts.admit(clientAddress, tooMany: "launches from your network")
         guard let issuer = parameters["iss"], !issuer.isEmpty, let loginHint = parameters["login_hint"], !loginHint.isEmpty else {
-            throw LTILaunchFailure.invalidMessage("the login initiation lacks iss or login_hint")
+            throw Refused(failure: .invalidMessage("the login initiation lacks iss or login_hint"), platform: nil)
         }
-        let platform = try await registration(issuer: issuer, clientID: parameters["client_id"])
+        let platform: LTIPlatform
+        do {
+            platform = try await registration(issuer: issuer, clientID: parameters["client_id"])
+        } catch let failure as LTILaunchFailure {
+            throw Refused(failure: failure, platform: nil)
+        }
         let state = Identifiers.token(), nonce = Identifiers.token()
         let now = clock.nowMillis()
         try await store.savePendingLogin(PendingExternalLogin(
             stateHash: SessionToken.hash(state), provider: Self.provider(platform: platform.id), nonce: nonce, codeVerifier: "",
             createdAt: now, expiresAt: now + Self.pendingLifetimeMillis))
         guard var components = URLComponents(string: platform.authorizationURL) else {
-            throw LTILaunchFailure.platformUnavailable("unusable authorization URL \(platform.authorizationURL)")
+            throw Refused(failure: .platformUnavailable("unusable authorization URL \(platform.authorizationURL)"), platform: platform)
         }
         var query = [
             ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
@@ -53,7 +62,7 @@ struct LTILaunchService: Sendable {
         if let hint = parameters["lti_message_hint"] { query.append(("lti_message_hint", hint)) }
         components.percentEncodedQuery = [components.percentEncodedQuery, ProviderHTTP.form(query)].compactMap { $0 }.filter { !$0.isEmpty }
             .joined(separator: "&")
-        guard let url = components.url else { throw LTILaunchFailure.platformUnavailable("could not build the authorization URL") }
+        guard let url = components.url else { throw Refused(failure: .platformUnavailable("could not build the authorization URL"), platform: platform) }
         return url
     }
 
@@ -78,27 +87,68 @@ struct LTILaunchService: Sendable {
         let course: Course
         let teaches: Bool
         let platform: LTIPlatform
+        /// Who may frame the map it opens (`LTIFrame`).
+        let frameAncestors: String
     }
 
-    /// The launch the platform posted (`id_token`, `state`).
-    func launch(idToken: String, state: String) async throws -> Launched {
-        guard !state.isEmpty, state.utf8.count <= 256, !idToken.isEmpty, idToken.utf8.count <= 64 * 1024 else { throw LTILaunchFailure.expired }
+    /// A launch refused, and by which registration when that was known by then (whose origins may
+    /// frame the page that says why).
+    struct Refused: Error {
+        let failure: LTILaunchFailure
+        let platform: LTIPlatform?
+    }
+
+    /// The launch the platform posted (`id_token`, `state`). Throws `Refused`.
+    func launch(idToken: String, state: String) async throws -> Outcome {
+        guard !state.isEmpty, state.utf8.count <= 256, !idToken.isEmpty, idToken.utf8.count <= 64 * 1024 else { throw Refused(failure: .expired, platform: nil) }
         // Taken whatever comes next: a state is good for one launch, and with it its nonce.
         guard let pending = try await store.takePendingLogin(stateHash: SessionToken.hash(state), now: clock.nowMillis()),
               pending.provider.hasPrefix("lti:"), let id = Int64(pending.provider.dropFirst(4)),
-              let platform = try await store.platform(id: id) else { throw LTILaunchFailure.expired }
-        let message = try await platformKeys.verified(idToken, from: platform, nonce: pending.nonce, now: clock.now)
-        if message.messageType == LTIMessage.Kind.deepLinking.rawValue { throw LTILaunchFailure.deepLinkingNotYet }
+              let platform = try await store.platform(id: id) else { throw Refused(failure: .expired, platform: nil) }
+        do {
+            return try await launch(idToken: idToken, nonce: pending.nonce, platform: platform)
+        } catch let failure as LTILaunchFailure {
+            throw Refused(failure: failure, platform: platform)
+        }
+    }
+
+    /// Who may frame the page saying why a launch was refused: its platform's origins; when the
+    /// launch named none it could be held to (an expired state), every registered platform's.
+    func frameAncestors(for refused: Refused) async -> String {
+        if let platform = refused.platform { return LTIFrame.ancestors(platform: platform) }
+        let platforms = (try? await store.platforms()) ?? []
+        let origins = Set(platforms.map { LTIFrame.ancestors(platform: $0) }.flatMap { $0.split(separator: " ") }.filter { $0 != "'none'" })
+        return origins.isEmpty ? "'none'" : origins.sorted().joined(separator: " ")
+    }
+
+    /// What a verified launch opened: a course's map, or the picker of a Deep Linking request.
+    enum Outcome: Sendable {
+        case map(Launched)
+        case deepLinking(DeepLinkingChoice)
+    }
+
+    private func launch(idToken: String, nonce: String, platform: LTIPlatform) async throws -> Outcome {
+        let message = try await platformKeys.verified(idToken, from: platform, nonce: nonce, now: clock.now)
         guard let context = message.context else { throw LTILaunchFailure.noContext }
+        if message.messageType == LTIMessage.Kind.deepLinking.rawValue {
+            return .deepLinking(try await deepLinkingChoice(message, context: context, platform: platform))
+        }
+        // The map a link chose when it was added (Deep Linking), if it is still there and the
+        // link is still in the platform course it was added to.
+        let chosen = try await deepLinkedCourse(message.custom, context: context, platform: platform)
         // A learner before any instructor is refused before anything is made.
-        if !message.teaches, try await store.course(platform: platform.id, context: context.id) == nil {
+        if !message.teaches, chosen == nil, try await store.course(platform: platform.id, context: context.id) == nil {
             throw LTILaunchFailure.courseNotSetUp(context.id)
         }
         let account = try await account(for: message, platform: platform)
         guard !account.isDisabled else { throw LTILaunchFailure.accountDisabled }
-        let course = try await course(for: context, platform: platform, account: account, teaches: message.teaches)
+        let course: Course
+        if let chosen { course = chosen } else { course = try await self.course(for: context, platform: platform, account: account, teaches: message.teaches) }
+        try await join(account, course, teaches: message.teaches)
         let session = try await accounts.startSession(for: account)
-        return Launched(session: session, course: course, teaches: message.teaches, platform: platform)
+        return .map(Launched(
+            session: session, course: course, teaches: message.teaches, platform: platform,
+            frameAncestors: LTIFrame.ancestors(platform: platform, returnURL: message.launchPresentation?.returnURL)))
     }
 
     /// The account linked to this person at this platform; else a new account, linked, named and
@@ -106,7 +156,7 @@ struct LTILaunchService: Sendable {
     /// over: many platforms let their users change their email, so a launch saying it is theirs
     /// proves nothing here (a server admin's address, say); the new account gets an address of its
     /// own instead.
-    private func account(for message: LTIMessage, platform: LTIPlatform) async throws -> Account {
+    func account(for message: LTIMessage, platform: LTIPlatform) async throws -> Account {
         let provider = Self.identityProvider(issuer: platform.issuer)
         let subject = message.subject?.value ?? ""
         let now = clock.nowMillis()
@@ -147,32 +197,39 @@ struct LTILaunchService: Sendable {
     }
 
     /// The course the platform's course is here. At an instructor's first launch it is made, titled
-    /// from the platform's course, taught by them; a learner's launch before that is refused. The
-    /// launcher becomes a member (an instructor when they teach it; nobody is demoted).
+    /// from the platform's course, taught by them; a learner's launch before that is refused.
     private func course(for context: LTIMessage.Context, platform: LTIPlatform, account: Account, teaches: Bool) async throws -> Course {
-        var linked = try await store.course(platform: platform.id, context: context.id)
-        if linked == nil {
-            guard teaches else { throw LTILaunchFailure.courseNotSetUp(context.id) }
-            let title = [context.title, context.label].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "Course"
-            let made = try await newCourse(title: String(title.prefix(120)), label: context.label, instructor: account)
-            if try await store.link(platform: platform.id, context: context.id, to: made.id) {
-                linked = made.id
-            } else {
-                // Another instructor's launch linked one a moment ago: theirs stays.
-                _ = try await store.deleteCourse(made.id, audit: nil)
-                linked = try await store.course(platform: platform.id, context: context.id)
-            }
+        if let linked = try await store.course(platform: platform.id, context: context.id), let course = try await store.course(id: linked) {
+            return course
         }
-        guard let id = linked, let course = try await store.course(id: id) else { throw LTILaunchFailure.courseNotSetUp(context.id) }
-        let role = try await store.role(of: account.key, in: course.id)
-        if role == nil || (teaches && role == .student) {
-            _ = try await store.setMember(account.key, of: course.id, role: teaches ? .instructor : .student, now: clock.nowMillis())
+        guard teaches else { throw LTILaunchFailure.courseNotSetUp(context.id) }
+        let made = try await newCourse(title: Self.title(of: context), label: context.label, instructor: account)
+        if try await store.link(platform: platform.id, context: context.id, to: made.id) { return made }
+        // Another instructor's launch linked one a moment ago: theirs stays.
+        _ = try await store.deleteCourse(made.id, audit: nil)
+        guard let linked = try await store.course(platform: platform.id, context: context.id), let course = try await store.course(id: linked) else {
+            throw LTILaunchFailure.courseNotSetUp(context.id)
         }
         return course
     }
 
+    /// The launcher becomes a member: an instructor when they teach the platform's course, else a
+    /// student; nobody is demoted.
+    private func join(_ account: Account, _ course: Course, teaches: Bool) async throws {
+        let role = try await store.role(of: account.key, in: course.id)
+        if role == nil || (teaches && role == .student) {
+            _ = try await store.setMember(account.key, of: course.id, role: teaches ? .instructor : .student, now: clock.nowMillis())
+        }
+    }
+
+    /// A new course's title: the platform course's title, else its label.
+    static func title(of context: LTIMessage.Context) -> String {
+        let title = [context.title, context.label].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "Course"
+        return String(title.prefix(120))
+    }
+
     /// A course with a free slug made from the platform course's label or title.
-    private func newCourse(title: String, label: String?, instructor: Account) async throws -> Course {
+    func newCourse(title: String, label: String?, instructor: Account) async throws -> Course {
         let base = Self.slug(from: label ?? title)
         for attempt in 0..<8 {
             let suffix = attempt == 0 ? "" : "-" + Identifiers.token(bytes: 2)

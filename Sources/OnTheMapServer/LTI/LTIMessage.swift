@@ -16,25 +16,76 @@ struct LTIMessage: JWTIdentityToken {
         let title: String?
     }
 
-    let issuer: IssuerClaim
+    /// Where a Deep Linking request's answer goes and what it may hold (Deep Linking 2.0, 4.4.1).
+    struct DeepLinkingSettings: Codable, Sendable, Equatable {
+        let returnURL: String
+        let acceptTypes: [String]
+        var acceptMultiple: Bool? = nil
+        var data: String? = nil
+        var title: String? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case returnURL = "deep_link_return_url", acceptTypes = "accept_types", acceptMultiple = "accept_multiple", data, title
+        }
+    }
+
+    /// Names and Role Provisioning Services 2.0: where the course's member list is.
+    struct NamesRoleService: Codable, Sendable, Equatable {
+        let contextMembershipsURL: String
+        var serviceVersions: [String]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case contextMembershipsURL = "context_memberships_url", serviceVersions = "service_versions"
+        }
+    }
+
+    /// Assignment and Grade Services 2.0: what the tool may do, and where the line items are.
+    struct GradeService: Codable, Sendable, Equatable {
+        var scope: [String] = []
+        var lineItems: String? = nil
+        var lineItem: String? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case scope, lineItems = "lineitems", lineItem = "lineitem"
+        }
+    }
+
+    /// How the platform shows the tool (LTI Core 5.4.4): in its frame or a window, and the page of
+    /// the platform's to go back to.
+    struct LaunchPresentation: Codable, Sendable, Equatable {
+        let documentTarget: String?
+        let returnURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case documentTarget = "document_target", returnURL = "return_url"
+        }
+    }
+
+    var issuer: IssuerClaim
     /// Absent in an anonymous launch, which this tool refuses: a pin needs a person.
-    let subject: SubjectClaim?
-    let audience: AudienceClaim
-    let expires: ExpirationClaim
-    let issuedAt: IssuedAtClaim
-    let authorizedPresenter: String?
-    let nonce: String?
-    let email: String?
-    let name: String?
-    let givenName: String?
-    let familyName: String?
-    let messageType: String?
-    let version: String?
-    let deploymentID: String?
-    let roles: [String]?
-    let context: Context?
-    let resourceLink: ResourceLink?
-    let targetLinkURI: String?
+    var subject: SubjectClaim?
+    var audience: AudienceClaim
+    var expires: ExpirationClaim
+    var issuedAt: IssuedAtClaim
+    var authorizedPresenter: String?
+    var nonce: String?
+    var email: String?
+    var name: String?
+    var givenName: String?
+    var familyName: String?
+    var messageType: String?
+    var version: String?
+    var deploymentID: String?
+    var roles: [String]?
+    var context: Context?
+    var resourceLink: ResourceLink?
+    var targetLinkURI: String?
+    var launchPresentation: LaunchPresentation? = nil
+    var deepLinkingSettings: DeepLinkingSettings? = nil
+    /// The custom parameters of the link (LTI Core 5.4.6): text by text; a value of another kind is left out.
+    var custom: LTICustom? = nil
+    var namesRoleService: NamesRoleService? = nil
+    var gradeService: GradeService? = nil
 
     static let claimPrefix = "https://purl.imsglobal.org/spec/lti/claim/"
 
@@ -48,6 +99,11 @@ struct LTIMessage: JWTIdentityToken {
         case context = "https://purl.imsglobal.org/spec/lti/claim/context"
         case resourceLink = "https://purl.imsglobal.org/spec/lti/claim/resource_link"
         case targetLinkURI = "https://purl.imsglobal.org/spec/lti/claim/target_link_uri"
+        case launchPresentation = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+        case deepLinkingSettings = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+        case custom = "https://purl.imsglobal.org/spec/lti/claim/custom"
+        case namesRoleService = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+        case gradeService = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
     }
 
     /// Called by jwt-kit once the signature holds; the checks that need the registration are in `check`.
@@ -114,8 +170,8 @@ enum LTILaunchFailure: Error, Equatable {
     case anonymous
     /// No `context`: a launch from outside a course.
     case noContext
-    /// A Deep Linking request, not answered yet.
-    case deepLinkingNotYet
+    /// A learner's Deep Linking request: only those who teach add the map to a course.
+    case deepLinkingForInstructors
     /// A learner's launch into a platform course no instructor has opened the map in yet.
     case courseNotSetUp(String)
     /// The platform's account here was disabled by an admin.
@@ -130,9 +186,40 @@ enum LTILaunchFailure: Error, Equatable {
         case .expired: "the launch's state is unknown, used or expired"
         case .anonymous: "the launch names nobody (no sub)"
         case .noContext: "the launch names no course (no context)"
-        case .deepLinkingNotYet: "a Deep Linking request, which this tool does not answer yet"
+        case .deepLinkingForInstructors: "a Deep Linking request from someone who does not teach the course"
         case .courseNotSetUp(let context): "no course is linked to context \(context) yet"
         case .accountDisabled: "the account is disabled"
         }
+    }
+}
+
+/// A link's custom parameters: a map of text. Platforms send numbers or booleans at times; those,
+/// and anything else not text, are left out rather than failing the launch.
+struct LTICustom: Codable, Sendable, Equatable {
+    var values: [String: String]
+
+    init(_ values: [String: String]) { self.values = values }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        var values: [String: String] = [:]
+        for key in container.allKeys {
+            if let text = try? container.decode(String.self, forKey: key) { values[key.stringValue] = text }
+        }
+        self.values = values
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        for (name, value) in values { try container.encode(value, forKey: AnyKey(stringValue: name)) }
+    }
+
+    subscript(name: String) -> String? { values[name] }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -112,4 +112,6 @@ enum LTIPaths {
     static let login = "/lti/login"
     static let launch = "/lti/launch"
     static let keySet = "/lti/jwks"
+    static let window = "/lti/window"
+    static let deepLink = "/lti/deep-link"
 }

@@ -46,6 +46,15 @@ struct LTIToolKeys: Sendable {
         return key.kid
     }
 
+    /// `payload` signed with the key that signs (RS256), its id in the header: what a platform
+    /// checks against `publicKeySet`.
+    func sign(_ payload: some JWTPayload) async throws -> String {
+        guard let key = try await keys().first(where: \.signs) else { throw KeyUnreadable(kid: "none") }
+        let signer = JWTKeyCollection()
+        await signer.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+        return try await signer.sign(payload, kid: JWKIdentifier(string: key.kid))
+    }
+
     /// The public JWK set (RFC 7517): every published key's modulus and exponent, nothing private.
     func publicKeySet() async throws -> JWKSet {
         JWKSet(keys: try await keys().map { key in

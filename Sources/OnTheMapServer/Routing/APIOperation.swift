@@ -37,8 +37,10 @@ enum APIOperation: String, CaseIterable, Sendable {
     case courseShow, courseChange, courseDelete, courseInvite, courseJoin, courseMembers, courseAddMembers, courseRemoveMember
     case courseReports, courseApprovals, courseChangeLocation, courseDismissReports, courseAudit, courseExport
     case myCourses, createCourse
-    /// LTI 1.3: the tool's public keys, the platform's login initiation (GET or POST), the launch.
-    case ltiKeySet, ltiLogin, ltiLoginPost, ltiLaunch
+    /// LTI 1.3: the tool's public keys, the platform's login initiation (GET or POST), the launch,
+    /// its page loaded again in the platform's frame, the map opened from there in a window, and
+    /// an instructor's choice in the Deep Linking picker.
+    case ltiKeySet, ltiLogin, ltiLoginPost, ltiLaunch, ltiLaunchReload, ltiOpenWindow, ltiDeepLink
 
     /// Who may call an operation: what the document's `security` says of it.
     enum Access: Sendable {
@@ -84,7 +86,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     /// (old clients send any header or none, and ending a session harms nobody).
     var crossSite: CrossSiteMiddleware.Check? {
         switch self {
-        case .udacitySessionLogin, .udacitySessionLegacyLogin, .signUp, .resetPassword: .sameOrigin
+        case .udacitySessionLogin, .udacitySessionLegacyLogin, .signUp, .resetPassword, .ltiOpenWindow, .ltiDeepLink: .sameOrigin
         case .udacitySessionLogout, .udacitySessionLegacyLogout: nil
         // Posted by the learning platform's page, from its origin: the signed id_token and the
         // state (taken once) are what vouch for them.
@@ -118,7 +120,8 @@ enum APIOperation: String, CaseIterable, Sendable {
             .courseExport: (.get, "/v1/course/export"),
             .myCourses: (.get, "/v1/courses"), .createCourse: (.post, "/v1/courses"),
             .ltiKeySet: (.get, LTIPaths.keySet), .ltiLogin: (.get, LTIPaths.login), .ltiLoginPost: (.post, LTIPaths.login),
-            .ltiLaunch: (.post, LTIPaths.launch),
+            .ltiLaunch: (.post, LTIPaths.launch), .ltiLaunchReload: (.get, LTIPaths.launch), .ltiOpenWindow: (.post, LTIPaths.window),
+            .ltiDeepLink: (.post, LTIPaths.deepLink),
         ]
         // The three location families serve one resource each, at their own base path.
         for family in LocationOperations.families {

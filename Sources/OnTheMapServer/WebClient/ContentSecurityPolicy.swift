@@ -4,7 +4,9 @@
 /// run under it; its browser tests fail on any violation. A course's embeddable map is the same
 /// but for `frameAncestors`: any page may frame it.
 enum ContentSecurityPolicy {
-    static func header(tiles: TileSource?, styleDigests: [String] = [], frameAncestors: String = "'none'") -> String {
+    /// `formActions`: origins besides this one that forms may post to (a learning platform's
+    /// Deep Linking return URL).
+    static func header(tiles: TileSource?, styleDigests: [String] = [], frameAncestors: String = "'none'", formActions: [String] = []) -> String {
         let images = ["'self'"] + (tiles.map { [$0.contentSecuritySource] } ?? [])
         let styles = ["'self'"] + styleDigests.map { "'\($0)'" }
         return [
@@ -15,7 +17,7 @@ enum ContentSecurityPolicy {
             "connect-src 'self'",
             "object-src 'none'",
             "base-uri 'none'",
-            "form-action 'self'",
+            "form-action " + (["'self'"] + formActions).joined(separator: " "),
             "frame-ancestors \(frameAncestors)",
         ].joined(separator: "; ")
     }

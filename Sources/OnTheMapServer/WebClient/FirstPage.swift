@@ -41,6 +41,7 @@ struct FirstPage: Sendable {
     /// Signed-in pages that preload another course's answers, made when first asked for.
     private let coursePages: BoundedCache<Variant, StaticAsset>
     private let render: @Sendable (Variant) throws -> String
+    private let launchRender: @Sendable (Variant, String) throws -> String
     private let contentType: String
 
     /// Fails at start when the page lacks a place an edit needs (it was changed without this).
@@ -58,6 +59,7 @@ struct FirstPage: Sendable {
         self.pages = pages
         coursePages = BoundedCache(limit: Self.coursePageLimit)
         render = { try Self.render(template, $0, scripts: scripts, style: style, clientConfiguration: clientConfiguration) }
+        launchRender = { try Self.render(template, $0, scripts: scripts, style: style, clientConfiguration: clientConfiguration, launchSession: $1) }
         self.contentType = contentType
     }
 
@@ -93,7 +95,20 @@ struct FirstPage: Sendable {
     static let languageAttribute = "data-language"
     static let untranslatedAttribute = "data-untranslated"
 
-    static func render(_ template: String, _ variant: Variant, scripts: Scripts, style: String, clientConfiguration: Data) throws -> String {
+    /// The page an LTI launch answers with (`LaunchDocument`): signed in, at `course`, with the
+    /// launch's session in a data block (`launchSessionID`) for the script to send as a bearer
+    /// token, since a platform's frame may keep no cookie of ours. Its answers are not preloaded:
+    /// the preloads would go with cookies, not the token. Made for each launch, never kept.
+    func launchPage(language: String, course: CourseSlug?, session: String) throws -> String {
+        try launchRender(Variant(language: language, signedIn: true, course: course), session)
+    }
+
+    /// The id of the launch's data block, which js/launch-session.js reads.
+    static let launchSessionID = "launch-session"
+
+    static func render(
+        _ template: String, _ variant: Variant, scripts: Scripts, style: String, clientConfiguration: Data, launchSession: String? = nil
+    ) throws -> String {
         var page = template
         let code = variant.language
         let direction = ReaderLanguage.isRightToLeft(code) ? "rtl" : "ltr"
@@ -103,7 +118,7 @@ struct FirstPage: Sendable {
         var head = ["<script src=\"\(scripts.entry)\" type=\"module\"></script>"]
         head += scripts.preloads.map { "<link rel=\"modulepreload\" href=\"\($0)\">" }
         if code != ReaderLanguage.fallback { head.append("<link rel=\"modulepreload\" href=\"\(ReaderLanguage.catalogue(code))\">") }
-        if variant.signedIn {
+        if variant.signedIn, launchSession == nil {
             // Fetched by js/loader.js with the same URL and credentials, which is what lets the
             // browser hand it the preloaded answer.
             let base = variant.course.map(CourseMount.path(of:)) ?? ""
@@ -113,6 +128,9 @@ struct FirstPage: Sendable {
         // escaped so that no value can close the element.
         let configuration = String(decoding: clientConfiguration, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
         head.append("<script type=\"application/json\" id=\"client-config\">\(configuration)</script>")
+        if let launchSession {
+            head.append("<script type=\"application/json\" id=\"\(launchSessionID)\">\(launchSession.replacingOccurrences(of: "<", with: "\\u003c"))</script>")
+        }
         try replace("<script src=\"/js/main.js\" type=\"module\"></script>", with: head.joined(separator: "\n  "), in: &page)
 
         // After what the head names, so that the browser asks for those before this has arrived.

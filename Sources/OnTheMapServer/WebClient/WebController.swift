@@ -16,6 +16,8 @@ struct WebController: Sendable {
     /// A course's embeddable map (`embedPattern`), and the policy that lets any page frame it.
     let embedPage: StaticAsset
     let embedPolicy: String
+    /// The map's background, which the policy of a page framed by a learning platform names too.
+    private let tiles: TileSource?
 
     /// Reads every file once. A missing Leaflet is a start-up error that says what to install.
     init(settings: WebClientSettings, signInProviders: [SignInProvider] = [], webRoot: URL = WebController.bundledWebRoot) throws {
@@ -39,6 +41,7 @@ struct WebController: Sendable {
             throw StaticAssetLoader.LoadError(description: "the web client has no index.html, embed.html, app.css or sw.js in \(webRoot.path)")
         }
         embedPage = embed
+        tiles = settings.tiles
         embedPolicy = ContentSecurityPolicy.header(tiles: settings.tiles, frameAncestors: "*")
         assets["/\(WebBundle.folder)/\(WebBundle.metafile)"] = nil
         let scripts: FirstPage.Scripts
@@ -118,6 +121,17 @@ struct WebController: Sendable {
             response.headers[.contentSecurityPolicy] = embedPolicy
             return response
         }
+    }
+
+    /// The app's page as an LTI launch answers it (`FirstPage.launchPage`): in the reader's language,
+    /// with `session` (the launch's data block, JSON) for its script, framed only by
+    /// `frameAncestors` (the platform's origins, `LTIFrame`). Never stored: it may hold a session.
+    func launchPage(for request: Request, course: CourseSlug?, session: String, frameAncestors: String) throws -> Response {
+        let page = try firstPage.launchPage(language: firstPage.reader.choose(for: request), course: course, session: session)
+        let policy = ContentSecurityPolicy.header(tiles: tiles, styleDigests: [firstPage.styleDigest], frameAncestors: frameAncestors)
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: policy],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// A course's map for other sites' pages (an `iframe` on a course page): read-only, for courses

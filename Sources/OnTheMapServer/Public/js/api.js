@@ -5,6 +5,7 @@
 import { describeRefusal, NETWORK_FAILURE, UNREADABLE_ANSWER } from './api-errors.js';
 import { coursePath } from './course-choice.js';
 import { msg } from './i18n.js';
+import { bearerToken, endLaunchSession } from './launch-session.js';
 
 /** Bytes the Udacity-compatible session endpoints put before their JSON (docs/API.md, "Path
  * families and error shapes"). */
@@ -69,7 +70,7 @@ function xsrfToken() {
  * it. Without it there is no session to ask about, and the login form need not wait for the answer.
  */
 export function mayBeLoggedIn() {
-  return xsrfToken() !== '';
+  return bearerToken() !== null || xsrfToken() !== '';
 }
 
 /**
@@ -83,7 +84,10 @@ export function mayBeLoggedIn() {
 export async function request(method, path, { body, prefixed = false, context = '', idempotencyKey = null, fresh = false, signal, withStatus = false } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
+  // A launch's session (launch-session.js) goes as a bearer token, which needs no XSRF echo.
+  const bearer = bearerToken();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  else if (method !== 'GET') headers['X-XSRF-TOKEN'] = xsrfToken();
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let response;
   let text;
@@ -151,9 +155,13 @@ export function reportPin(objectId, reason) {
   return request('POST', '/v1/reports', { body: { objectId, reason }, context: 'report' });
 }
 
-/** Ends the session; the server clears both cookies. */
+/** Ends the session; the server clears both cookies, and a launch's session is forgotten. */
 export function logOut() {
-  return holdingSession(() => request('DELETE', '/v1/session', { prefixed: true }));
+  return holdingSession(async () => {
+    const answer = await request('DELETE', '/v1/session', { prefixed: true });
+    endLaunchSession();
+    return answer;
+  });
 }
 
 /**

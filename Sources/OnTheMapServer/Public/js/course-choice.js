@@ -3,6 +3,7 @@
 // map and its first page asks for that course's answers (WebClient/CourseChoice.swift). Every
 // call about a course's map goes to `coursePath(path)`: `/c/{slug}/v1/…` or `/v1/…`.
 import { appState } from './app-state.js';
+import { launchCourse, noteLaunchCourse } from './launch-session.js';
 
 const COOKIE = 'onthemap-course';
 /** The default course's slug, as the server names it (a cookie with it means "chosen: the default"). */
@@ -20,11 +21,13 @@ export function chooseCourse(slug) {
   const chosen = slug && slug !== DEFAULT_COURSE ? slug : null;
   const secure = location.protocol === 'https:' ? '; Secure' : '';
   document.cookie = `${COOKIE}=${chosen || DEFAULT_COURSE}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+  noteLaunchCourse(chosen);
   appState.set({ course: chosen });
 }
 
-/** The state's course at start: the remembered one (null for the default). */
+/** The state's course at start: the one an LTI launch opened, else the remembered one (null for the default). */
 export function courseAtStart() {
+  if (launchCourse()) return launchCourse();
   const remembered = rememberedCourse();
   return remembered && remembered !== DEFAULT_COURSE ? remembered : null;
 }

@@ -6,6 +6,8 @@
 // when the stream has been silent for longer than three heartbeats.
 
 import { coursePath } from './course-choice.js';
+import { bearerToken } from './launch-session.js';
+import { TokenEventSource } from './token-event-source.js';
 
 const STREAM_PATH = '/v1/StudentLocation/events';
 const BATCH_MS = 400;
@@ -64,7 +66,9 @@ export class LiveUpdates {
     if (this.source) this.source.close();
     clearTimeout(this.reopenTimer);
     const url = this.lastEventId === null ? this.path : `${this.path}?lastEventId=${encodeURIComponent(this.lastEventId)}`;
-    const source = new EventSource(url);
+    // EventSource sends cookies only: a launch's session (a bearer token) is read with fetch.
+    const token = bearerToken();
+    const source = token ? new TokenEventSource(url, token) : new EventSource(url);
     this.source = source;
     this.heard();
     for (const kind of ['created', 'updated', 'deleted']) {

@@ -7,6 +7,7 @@ import { openInvite } from './join-course.js';
 import { errorMessage } from './api.js';
 import { appState } from './app-state.js';
 import { msg } from './i18n.js';
+import { framed, launched } from './launch-session.js';
 import { live, load, loggedOut, openPosts, waitingPosts } from './loader.js';
 import { mapCode } from './map-code.js';
 import { pinMap, showPosts } from './post-views.js';
@@ -15,7 +16,10 @@ import { setStatus } from './status-line.js';
 import { withWaiting } from './waiting-posts.js';
 
 const byId = (id) => document.getElementById(id);
-const SCREENS = ['login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'courses-screen', 'course-screen', 'reset-screen'];
+const SCREENS = [
+  'login-screen', 'signup-screen', 'app-screen', 'post-screen', 'admin-screen', 'courses-screen', 'course-screen', 'reset-screen',
+  'launch-ended-screen',
+];
 
 let postFlow = null;
 let admin = null;
@@ -40,6 +44,12 @@ export async function route() {
     case 'courses': await openCourses(); break;
     case 'course': await openCourse(target.course, target.section); break;
     case 'login':
+      // In a platform's frame the platform signs the student in: a login form there could not
+      // keep its cookie.
+      if (launched && framed) {
+        showScreen('launch-ended-screen');
+        break;
+      }
       showScreen('login-screen');
       // The page may have shown the form before its script came: whoever has started typing
       // keeps their place.

@@ -66,6 +66,10 @@ export default {
     'app.post': 'نشر موقعي',
     'app.admin': 'الإشراف',
     'app.logOut': 'تسجيل الخروج',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'فتح في نافذة جديدة',
+    'launch.ended.title': 'افتح الخريطة مجددًا من دورتك',
+    'launch.ended.body': 'فُتحت هذه الخريطة من صفحة دورتك، وهي التي تتولّى تسجيل دخولك. افتحها مجددًا من هناك: من الرابط أو النشاط الذي أضافه مدرّسك.',
     'app.tabs.label': 'طرق العرض',
     'app.tabs.map': 'الخريطة',
     'app.tabs.list': 'القائمة',

@@ -71,6 +71,10 @@ export default {
     'app.post': 'Standort posten',
     'app.admin': 'Verwaltung',
     'app.logOut': 'Abmelden',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'In neuem Fenster öffnen',
+    'launch.ended.title': 'Öffne die Karte noch einmal über deinen Kurs',
+    'launch.ended.body': 'Diese Karte wurde von deiner Kursseite aus geöffnet, über die du angemeldet wirst. Öffne sie dort noch einmal: über den Link oder die Aktivität, die deine Lehrkraft hinzugefügt hat.',
     'app.tabs.label': 'Ansichten',
     'app.tabs.map': 'Karte',
     'app.tabs.list': 'Liste',

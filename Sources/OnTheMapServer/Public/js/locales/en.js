@@ -83,6 +83,10 @@ export default {
     'app.post': 'Post my location',
     'app.admin': 'Admin',
     'app.logOut': 'Log out',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Open in a new window',
+    'launch.ended.title': 'Open the map again from your course',
+    'launch.ended.body': 'This map was opened from your course’s page, which signs you in. Open it again there: the link or activity your instructor added.',
     // The Map and List tabs (short: they share a phone's width with the language switch).
     'app.tabs.label': 'Views',
     'app.tabs.map': 'Map',

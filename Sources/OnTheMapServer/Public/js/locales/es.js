@@ -76,6 +76,10 @@ export default {
     // "Admin" as in English on purpose: the glossary's word, and it fits beside the other labels.
     'app.admin': 'Admin',
     'app.logOut': 'Cerrar sesión',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Abrir en una ventana nueva',
+    'launch.ended.title': 'Vuelve a abrir el mapa desde tu curso',
+    'launch.ended.body': 'Este mapa se abrió desde la página de tu curso, que es la que inicia tu sesión. Vuelve a abrirlo allí: desde el enlace o la actividad que añadió tu docente.',
     'app.tabs.label': 'Vistas',
     'app.tabs.map': 'Mapa',
     'app.tabs.list': 'Lista',

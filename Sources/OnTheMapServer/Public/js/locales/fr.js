@@ -78,6 +78,10 @@ export default {
     // "Admin" as in English on purpose: the glossary's word, and it fits beside the other labels.
     'app.admin': 'Admin',
     'app.logOut': 'Se déconnecter',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Ouvrir dans une nouvelle fenêtre',
+    'launch.ended.title': 'Rouvrez la carte depuis votre cours',
+    'launch.ended.body': 'Cette carte a été ouverte depuis la page de votre cours, qui se charge de vous connecter. Rouvrez-la depuis cette page\u00a0: les responsables du cours y ont ajouté un lien ou une activité pour cela.',
     'app.tabs.label': 'Vues',
     'app.tabs.map': 'Carte',
     'app.tabs.list': 'Liste',

@@ -63,6 +63,10 @@ export default {
     'app.post': 'मेरी लोकेशन पोस्ट करें',
     'app.admin': 'एडमिन',
     'app.logOut': 'लॉग आउट करें',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'नई विंडो में खोलें',
+    'launch.ended.title': 'अपने कोर्स से मैप फिर से खोलें',
+    'launch.ended.body': 'यह मैप आपके कोर्स के पेज से खोला गया था, और उसी पेज से आप लॉग इन होते हैं। इसे वहीं से फिर से खोलें: उस लिंक या गतिविधि से, जिसे आपके शिक्षक ने जोड़ा है।',
     'app.tabs.label': 'व्यू',
     'app.tabs.map': 'मैप',
     'app.tabs.list': 'सूची',

@@ -65,6 +65,10 @@ export default {
     'app.post': 'Posting lokasi saya',
     'app.admin': 'Admin',
     'app.logOut': 'Keluar',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Buka di jendela baru',
+    'launch.ended.title': 'Buka lagi peta dari kursus Anda',
+    'launch.ended.body': 'Peta ini dibuka dari halaman kursus Anda, yang sekaligus membuat Anda masuk. Buka lagi dari sana: lewat tautan atau aktivitas yang ditambahkan pengajar Anda.',
     'app.tabs.label': 'Tampilan',
     'app.tabs.map': 'Peta',
     'app.tabs.list': 'Daftar',

@@ -70,6 +70,10 @@ export default {
     'app.post': '場所を投稿',
     'app.admin': '管理',
     'app.logOut': 'ログアウト',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': '新しいウィンドウで開く',
+    'launch.ended.title': 'コースから地図を開き直してください',
+    'launch.ended.body': 'この地図はコースのページから開かれたもので、ログインもそのページを通じて行われます。コースのページで講師が追加したリンクまたは活動から、もう一度開いてください。',
     'app.tabs.label': '表示切り替え',
     'app.tabs.map': '地図',
     'app.tabs.list': 'リスト',

@@ -77,6 +77,10 @@ export default {
     // "Admin" as in English on purpose: the glossary's word, and it fits beside the other labels.
     'app.admin': 'Admin',
     'app.logOut': 'Sair',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Abrir em nova janela',
+    'launch.ended.title': 'Abra o mapa de novo pelo seu curso',
+    'launch.ended.body': 'Este mapa foi aberto pela página do seu curso, que faz o seu login automaticamente. Abra-o de novo por lá: pelo link ou pela atividade que os docentes adicionaram.',
     'app.tabs.label': 'Visualizações',
     'app.tabs.map': 'Mapa',
     'app.tabs.list': 'Lista',

@@ -73,6 +73,10 @@ export default {
     'app.post': 'Опубликовать место',
     'app.admin': 'Админ-панель',
     'app.logOut': 'Выйти',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Открыть в новом окне',
+    'launch.ended.title': 'Откройте карту снова из своего курса',
+    'launch.ended.body': 'Эта карта была открыта со страницы вашего курса, и вход выполняется через неё. Откройте карту там ещё раз: по ссылке или через элемент курса, добавленные преподавателем.',
     'app.tabs.label': 'Режим просмотра',
     'app.tabs.map': 'Карта',
     'app.tabs.list': 'Список',

@@ -73,6 +73,10 @@ export default {
     'app.post': 'Konumumu paylaş',
     'app.admin': 'Yönetim',
     'app.logOut': 'Çıkış yap',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': 'Yeni pencerede aç',
+    'launch.ended.title': 'Haritayı kursunuzdan yeniden açın',
+    'launch.ended.body': 'Bu harita kurs sayfanızdan açıldı; giriş de o sayfa üzerinden yapılıyor. Haritayı oradan yeniden açın: eğitmeninizin eklediği bağlantıdan veya etkinlikten.',
     'app.tabs.label': 'Görünümler',
     'app.tabs.map': 'Harita',
     'app.tabs.list': 'Liste',

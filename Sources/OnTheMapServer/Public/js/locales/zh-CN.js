@@ -70,6 +70,10 @@ export default {
     'app.post': '发布我的位置',
     'app.admin': '管理',
     'app.logOut': '退出登录',
+    // On a map opened from a learning platform (Canvas, Moodle…) inside the platform's page.
+    'launch.newWindow': '在新窗口中打开',
+    'launch.ended.title': '请从课程中重新打开地图',
+    'launch.ended.body': '这张地图是从你的课程网页打开的，登录也由该网页完成。请回到课程网页重新打开：点击教师添加的链接或活动。',
     'app.tabs.label': '视图',
     'app.tabs.map': '地图',
     'app.tabs.list': '列表',
