@@ -40,3 +40,15 @@ extension APIError {
     public static let ltiPlatformUnavailable = APIError(
         status: 502, code: ParseErrorCode.internalServerError, message: "On The Map could not read the platform's keys. Try again in a moment.")
 }
+
+/// A course's grading through its learning platforms (Assignment and Grade Services).
+extension APIError {
+    /// Grading asked of a course no platform course with a grade book is linked to.
+    public static let ltiGradesNotOffered = APIError.validation(
+        "gradePosting", "No learning platform course linked to this map offers its grade book: open the map from the platform's course first.")
+
+    /// The platform's grade book did not answer, or refused the tool.
+    public static let ltiGradeBookUnavailable = APIError(
+        status: 502, code: ParseErrorCode.internalServerError,
+        message: "The learning platform's grade book did not answer. Try again in a minute.")
+}

@@ -81,7 +81,8 @@ public enum DataCopy {
                            ("jwks_url", .text), ("token_url", .text), ("created_at", .integer)]),
         Table("lti_deployments", [("platform_id", .integer), ("deployment_id", .text)], keyColumns: 2),
         Table("lti_tool_keys", [("kid", .text), ("sealed_private_key", .text), ("created_at", .integer), ("retired_at", .optionalInteger)]),
-        Table("lti_contexts", [("platform_id", .integer), ("context_id", .text), ("course_id", .integer)], keyColumns: 2),
+        Table("lti_contexts", [("platform_id", .integer), ("context_id", .text), ("course_id", .integer), ("memberships_url", .optionalText),
+                               ("line_items_url", .optionalText), ("line_item_url", .optionalText)], keyColumns: 2),
     ]
 
     /// Tables whose key the database numbers (`SQLFlavour.generatedKey`).

@@ -50,7 +50,32 @@ public struct LTIToolKey: Sendable, Equatable {
     }
 }
 
-/// LTI 1.3's data (migration 18): the registered platforms, the tool's keys, and which platform
+/// A platform course linked to a course here, with the services its latest launch named.
+public struct LTICourseLink: Sendable, Equatable {
+    public var platformID: Int64
+    public var contextID: String
+    public var courseID: CourseID
+    /// Names and Role Provisioning Services: the platform course's member list.
+    public var membershipsURL: String?
+    /// Assignment and Grade Services: the platform course's line items.
+    public var lineItemsURL: String?
+    /// The line item the tool scores posting in; nil while grading is off.
+    public var lineItemURL: String?
+
+    public init(
+        platformID: Int64, contextID: String, courseID: CourseID, membershipsURL: String? = nil, lineItemsURL: String? = nil,
+        lineItemURL: String? = nil
+    ) {
+        self.platformID = platformID
+        self.contextID = contextID
+        self.courseID = courseID
+        self.membershipsURL = membershipsURL
+        self.lineItemsURL = lineItemsURL
+        self.lineItemURL = lineItemURL
+    }
+}
+
+/// LTI 1.3's data (migrations 18 and 19): the registered platforms, the tool's keys, and which platform
 /// course is which course here.
 public protocol LTIStore: Sendable {
     /// Registers a platform with its deployments, in one write. Throws `StoreError.keyTaken` when
@@ -80,4 +105,11 @@ public protocol LTIStore: Sendable {
     func course(platform: Int64, context: String) async throws -> CourseID?
     /// Links a platform's course to a course here; the link made first stays (false then).
     func link(platform: Int64, context: String, to course: CourseID) async throws -> Bool
+
+    /// The platform courses linked to `course`.
+    func links(of course: CourseID) async throws -> [LTICourseLink]
+    /// Notes the services a launch from the platform course named; a nil leaves what was noted.
+    func noteServices(platform: Int64, context: String, membershipsURL: String?, lineItemsURL: String?) async throws
+    /// Sets the line item posting is scored in (nil: grading off).
+    func setLineItem(platform: Int64, context: String, url: String?) async throws
 }

@@ -47,4 +47,15 @@ enum LTISchema {
             "CREATE INDEX lti_contexts_by_course ON lti_contexts (course_id)",
         ]
     }
+
+    /// Migration 19 (expand only): the services a platform course's latest launch named (Names
+    /// and Role Provisioning's member list, Assignment and Grade Services' line items), and the
+    /// line item the tool made when an instructor turned grading on (none: grading is off).
+    static func services(_ f: any SQLFlavour) -> [String] {
+        [
+            "ALTER TABLE lti_contexts ADD COLUMN memberships_url \(f.text)",
+            "ALTER TABLE lti_contexts ADD COLUMN line_items_url \(f.text)",
+            "ALTER TABLE lti_contexts ADD COLUMN line_item_url \(f.text)",
+        ]
+    }
 }

@@ -213,6 +213,7 @@ enum Schema {
         Migration(version: 16, name: "courses: invite links shown again, class lists before sign-up") { f in Courses.invitesAndClassLists(f) },
         Migration(version: 17, name: "courses: pins waiting for an instructor's approval") { f in Courses.approval(f) },
         Migration(version: 18, name: "LTI 1.3: platforms, deployments, the tool's keys, platform courses") { f in LTISchema.tables(f) },
+        Migration(version: 19, name: "LTI 1.3: a platform course's member list and grade book") { f in LTISchema.services(f) },
     ]
 
     /// Applies every migration newer than the database, each as one atomic write, while no other

@@ -123,4 +123,32 @@ extension SQLStore: LTIStore {
             ON CONFLICT (platform_id, context_id) DO NOTHING RETURNING course_id
             """)).isEmpty
     }
+
+    public func links(of course: CourseID) async throws -> [LTICourseLink] {
+        try await reader.raw("""
+            SELECT platform_id, context_id, course_id, memberships_url, line_items_url, line_item_url FROM lti_contexts
+            WHERE course_id = \(bind: course.rawValue) ORDER BY platform_id, context_id
+            """).all().map { row in
+            LTICourseLink(
+                platformID: try row.decode(column: "platform_id", as: Int64.self), contextID: try row.decode(column: "context_id", as: String.self),
+                courseID: CourseID(rawValue: try row.decode(column: "course_id", as: Int64.self)),
+                membershipsURL: try row.decode(column: "memberships_url", as: String?.self),
+                lineItemsURL: try row.decode(column: "line_items_url", as: String?.self), lineItemURL: try row.decode(column: "line_item_url", as: String?.self))
+        }
+    }
+
+    public func noteServices(platform: Int64, context: String, membershipsURL: String?, lineItemsURL: String?) async throws {
+        guard context.isStorable, membershipsURL?.isStorable ?? true, lineItemsURL?.isStorable ?? true else { return }
+        try await writer.run(SQLQueryString("""
+            UPDATE lti_contexts SET memberships_url = COALESCE(\(bind: membershipsURL), memberships_url),
+                line_items_url = COALESCE(\(bind: lineItemsURL), line_items_url)
+            WHERE platform_id = \(bind: platform) AND context_id = \(bind: context)
+            """))
+    }
+
+    public func setLineItem(platform: Int64, context: String, url: String?) async throws {
+        try await writer.run(SQLQueryString("""
+            UPDATE lti_contexts SET line_item_url = \(bind: url) WHERE platform_id = \(bind: platform) AND context_id = \(bind: context)
+            """))
+    }
 }

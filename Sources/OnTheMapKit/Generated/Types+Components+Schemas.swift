@@ -1211,6 +1211,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Course/invite`.
             internal var invite: Components.Schemas.Course.InvitePayload?
+            /// Whether posting a pin is a graded activity in the linked learning platforms' grade books (LTI Assignment and Grade Services): a score of 1 for each student who posts. Null unless the caller teaches the course and a linked platform course offers its grade book, and in lists.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Course/gradePosting`.
+            internal var gradePosting: Swift.Bool?
             /// Creates a new `Course`.
             ///
             /// - Parameters:
@@ -1224,6 +1228,7 @@ extension Components {
             ///   - createdAt:
             ///   - role: The caller's role in the course; null when they are not a member.
             ///   - invite: The course's invite link, for its instructors and the server's admins; null for anyone else.
+            ///   - gradePosting: Whether posting a pin is a graded activity in the linked learning platforms' grade books (LTI Assignment and Grade Services): a score of 1 for each student who posts. Null unless the caller teaches the course and a linked platform course offers its grade book, and in lists.
             internal init(
                 slug: Swift.String,
                 title: Swift.String,
@@ -1234,7 +1239,8 @@ extension Components {
                 archived: Swift.Bool,
                 createdAt: Foundation.Date,
                 role: Components.Schemas.Course.RolePayload? = nil,
-                invite: Components.Schemas.Course.InvitePayload? = nil
+                invite: Components.Schemas.Course.InvitePayload? = nil,
+                gradePosting: Swift.Bool? = nil
             ) {
                 self.slug = slug
                 self.title = title
@@ -1246,6 +1252,7 @@ extension Components {
                 self.createdAt = createdAt
                 self.role = role
                 self.invite = invite
+                self.gradePosting = gradePosting
             }
             internal enum CodingKeys: String, CodingKey {
                 case slug
@@ -1258,6 +1265,7 @@ extension Components {
                 case createdAt
                 case role
                 case invite
+                case gradePosting
             }
         }
     }

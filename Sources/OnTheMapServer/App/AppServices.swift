@@ -11,6 +11,9 @@ struct AppServices: Sendable {
     let store: any AppStore
     /// The LTI tool's signing keys, published at /lti/jwks.
     let ltiKeys: LTIToolKeys
+    /// The linked learning platforms' class lists and grade books.
+    let ltiRoster: LTIRoster
+    let ltiGrades: LTIGrades
     /// Launches from learning platforms; nil without `--public-url`, which their launch URL needs.
     let ltiLaunches: LTILaunchService?
     let clock: WallClock
@@ -64,6 +67,9 @@ struct AppServices: Sendable {
         hub = LocationEventHub(store: store, logger: logger)
         courseDirectory = CourseDirectory(store: store)
         ltiKeys = LTIToolKeys(store: store, secret: configuration.secret, clock: clock)
+        let ltiClient = LTIServiceClient(keys: ltiKeys)
+        ltiRoster = LTIRoster(store: store, client: ltiClient, lists: .init(), logger: logger)
+        ltiGrades = LTIGrades(store: store, client: ltiClient, graded: .init(), logger: logger, clock: clock)
         courses = CourseService(store: store, invites: CourseInvite(secret: configuration.secret), clock: clock) { [courseDirectory] slug in
             courseDirectory.forget(slug)
         }
@@ -72,7 +78,7 @@ struct AppServices: Sendable {
             store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
             maxSkip: configuration.maxSkip, cache: listCache, lanes: overrides.lanes ?? ReadLanes(configuration),
             anonymousWrites: limits.limiter("open-write", limit: configuration.openWritesPerMinute, windowSeconds: configuration.openWritesWindowSeconds),
-            clock: clock)
+            clock: clock, posted: { [ltiGrades] account, course in ltiGrades.posted(by: account, in: course) })
         geocoder = overrides.geocoder ?? GeocoderState.loadingInBackground(logger: logger)
         geocoderUpstream = configuration.geocoderUpstream.map { NominatimClient(searchURL: $0, timeout: configuration.geocoderUpstreamTimeout) }
         upstreamCache = UpstreamCache()

@@ -33,7 +33,7 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
     CourseController(service: services.courses, store: store, geocoder: services.geocoder, publicURL: configuration.publicURL,
-                     courseCreators: configuration.courseCreators)
+                     courseCreators: configuration.courseCreators, roster: services.ltiRoster, grades: services.ltiGrades)
         .addRootRoutes(to: family(.native))
     LTIController(
         keys: services.ltiKeys, launches: services.ltiLaunches, cookies: services.cookies, authenticator: services.authenticator,
@@ -70,7 +70,7 @@ private func addCourseFamilies(
     let course = family(.native)
     NativeController(accounts: services.accounts, locations: services.store, cookies: services.cookies).addCourseRoutes(to: course)
     CourseController(service: services.courses, store: services.store, geocoder: services.geocoder, publicURL: configuration.publicURL,
-                     courseCreators: configuration.courseCreators)
+                     courseCreators: configuration.courseCreators, roster: services.ltiRoster, grades: services.ltiGrades)
         .addRoutes(to: course)
     CourseModerationController(service: services.admin, locations: services.store).addRoutes(to: course)
 }

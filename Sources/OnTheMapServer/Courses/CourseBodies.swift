@@ -22,6 +22,9 @@ struct CourseBody: Encodable {
     let role: Nullable<String>
     /// Null unless the caller teaches it or is an admin.
     let invite: Nullable<InviteBody>
+    /// Whether posting a pin is graded in the linked learning platforms' grade books; null unless
+    /// the caller teaches it and a linked platform course offers its grade book (and in lists).
+    var gradePosting: Nullable<Bool> = Nullable(nil)
 
     init(_ course: Course, role: CourseRole?, invite: InviteBody?) {
         slug = course.slug.rawValue
@@ -58,8 +61,31 @@ struct RosterBody: Encodable {
         let addedAt: String
     }
 
+    /// People a linked learning platform lists for the course who have not opened its map yet
+    /// (`LTIRoster`); null when no linked platform course offers its member list.
+    struct PlatformBody: Encodable {
+        struct PersonBody: Encodable {
+            let name: String
+            let email: Nullable<String>
+            let role: String
+            let platform: String
+        }
+
+        let notYetHere: [PersonBody]
+        /// The platforms whose list could not be read just now.
+        let unavailable: [String]
+
+        init(_ listed: LTIRoster.Listed) {
+            notYetHere = listed.people.map {
+                PersonBody(name: $0.name, email: Nullable($0.email), role: ($0.teaches ? CourseRole.instructor : .student).rawValue, platform: $0.platform)
+            }
+            unavailable = listed.unavailable
+        }
+    }
+
     let results: [MemberBody]
     let waiting: [WaitingBody]
+    var platform: Nullable<PlatformBody> = Nullable(nil)
 
     init(_ members: [CourseMember], waiting: [PendingMember], timeZone: (OwnedLocation) -> String?) {
         results = members.map {

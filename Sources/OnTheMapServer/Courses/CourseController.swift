@@ -15,6 +15,9 @@ struct CourseController: Sendable {
     let publicURL: PublicURL?
     /// Who may start a course (`--course-creators`).
     let courseCreators: CourseCreators
+    /// The linked learning platforms' class lists and grade books.
+    let roster: LTIRoster
+    let grades: LTIGrades
 
     /// The operations a course serves at its path.
     func addRoutes(to routes: FamilyGroup) {
@@ -35,19 +38,30 @@ struct CourseController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(body(try await course(context), caller: try await context.caller()))
+        let course = try await course(context)
+        return try JSONResponse.make(try await withGrading(body(course, caller: try await context.caller()), of: course))
     }
 
-    /// `{title, visibility, namesShown, approvalRequired, archived}`, any of them.
+    /// The course's body with its grading state (`LTIGrades`) for those who teach it.
+    private func withGrading(_ body: CourseBody, of course: Course) async throws -> CourseBody {
+        guard body.invite.value != nil else { return body }
+        var graded = body
+        graded.gradePosting = Nullable(try await grades.state(of: course.id))
+        return graded
+    }
+
+    /// `{title, visibility, namesShown, approvalRequired, archived, gradePosting}`, any of them.
+    /// Grading goes first: it is the part a learning platform can refuse.
     @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try CourseFields(
-            try await RequestJSON.value(of: request), allowed: ["title", "visibility", "namesShown", "approvalRequired", "archived"])
+            try await RequestJSON.value(of: request), allowed: ["title", "visibility", "namesShown", "approvalRequired", "archived", "gradePosting"])
+        if let graded = try fields.bool("gradePosting") { try await grades.setGrading(graded, course: try await course(context)) }
         let settings = CourseService.Settings(
             title: try fields.string("title"), visibility: try fields.choice("visibility", Course.Visibility.self),
             namesShown: try fields.choice("namesShown", Course.NamesShown.self), approvalRequired: try fields.bool("approvalRequired"),
             archived: try fields.bool("archived"))
         let changed = try await service.change(try await course(context), to: settings, by: try await context.caller()?.account)
-        return try JSONResponse.make(body(changed, caller: try await context.caller()))
+        return try JSONResponse.make(try await withGrading(body(changed, caller: try await context.caller()), of: changed))
     }
 
     /// `?confirm={slug}`: the course goes, with its pins; its streams end with `reload`.
@@ -84,7 +98,9 @@ struct CourseController: Sendable {
             guard case .ready(let geocoder) = geocoder.current else { return nil }
             return geocoder.timeZone(near: pin.location.latitude, pin.location.longitude)
         }
-        return try JSONResponse.make(RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course), timeZone: timeZone))
+        var roster = RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course), timeZone: timeZone)
+        roster.platform = Nullable(try await self.roster.notMembers(of: course.id).map(RosterBody.PlatformBody.init))
+        return try JSONResponse.make(roster)
     }
 
     /// `{list, role}`: a class list as pasted (one student a line, any layout holding their email).

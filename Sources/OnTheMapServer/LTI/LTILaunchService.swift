@@ -145,6 +145,7 @@ struct LTILaunchService: Sendable {
         let course: Course
         if let chosen { course = chosen } else { course = try await self.course(for: context, platform: platform, account: account, teaches: message.teaches) }
         try await join(account, course, teaches: message.teaches)
+        try await noteServices(of: message, context: context, platform: platform)
         let session = try await accounts.startSession(for: account)
         return .map(Launched(
             session: session, course: course, teaches: message.teaches, platform: platform,
@@ -211,6 +212,18 @@ struct LTILaunchService: Sendable {
             throw LTILaunchFailure.courseNotSetUp(context.id)
         }
         return course
+    }
+
+    /// The member list and grade book the launch names, kept for the platform course's roster and
+    /// grading (`LTIRoster`, `LTIGrades`): the grade book only when the tool may make line items
+    /// and score in it.
+    private func noteServices(of message: LTIMessage, context: LTIMessage.Context, platform: LTIPlatform) async throws {
+        let members = message.namesRoleService?.contextMembershipsURL
+        let grades = message.gradeService.flatMap { service in
+            Set([LTIServiceClient.lineItemScope, LTIServiceClient.scoreScope]).isSubset(of: service.scope) ? service.lineItems : nil
+        }
+        guard members != nil || grades != nil else { return }
+        try await store.noteServices(platform: platform.id, context: context.id, membershipsURL: members, lineItemsURL: grades)
     }
 
     /// The launcher becomes a member: an instructor when they teach the platform's course, else a

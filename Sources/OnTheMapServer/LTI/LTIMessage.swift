@@ -140,11 +140,16 @@ struct LTIMessage: JWTIdentityToken {
         return kind
     }
 
-    /// Whether the launcher teaches the platform's course: an instructor, a teaching assistant or
-    /// an administrator of it or of the platform (LTI Core A.2), else a learner.
-    var teaches: Bool {
+    /// Whether the launcher teaches the platform's course (`LTIRoles`).
+    var teaches: Bool { LTIRoles.teach(roles ?? []) }
+}
+
+/// Who teaches a platform course: an instructor, a teaching assistant or an administrator of it
+/// or of the platform (LTI Core A.2), in a launch's roles or a member list's; else a learner.
+enum LTIRoles {
+    static func teach(_ roles: [String]) -> Bool {
         let teaching = ["Instructor", "TeachingAssistant", "Administrator"]
-        return (roles ?? []).contains { role in
+        return roles.contains { role in
             // Full URIs (…/membership#Instructor, …/institution/person#Administrator), the
             // sub-roles (…/membership/Instructor#TeachingAssistant) and LTI 1.1's short names.
             let name = role.split(whereSeparator: { $0 == "#" || $0 == "/" }).last.map(String.init) ?? role

@@ -22,6 +22,8 @@ struct LocationService: Sendable {
     let lanes: ReadLanes
     let anonymousWrites: any RateLimiter
     let clock: WallClock
+    /// Told of every pin a logged-in student posted or changed, once it is saved (their grade, `LTIGrades`).
+    var posted: @Sendable (Account, CourseID) -> Void = { _, _ in }
 
     /// A list answer: a page read for this query, or the default list's cached entry (with its
     /// ETag and gzip form).
@@ -66,8 +68,10 @@ struct LocationService: Sendable {
             complete.lastName = caller.account.lastName
         }
         do {
-            return try await store.saveLocation(
+            let saved = try await store.saveLocation(
                 complete, ownerKey: writer.caller?.account.key, in: course, now: clock.nowMillis(), heldForApproval: writer.heldForApproval)
+            if let caller = writer.caller { posted(caller.account, course) }
+            return saved
         } catch let error where !(error is StoreError) {
             // A course deleted by another process in the seconds this one still knew it: its pins
             // may no longer be written (the database's foreign key says so), and it is not there.
@@ -90,6 +94,7 @@ struct LocationService: Sendable {
             objectId: objectId, in: course, with: fields, now: clock.nowMillis(), heldForApproval: writer.heldForApproval) else {
             throw APIError.notFound("No location with objectId \(objectId).")
         }
+        if let caller = writer.caller, caller.account.key == owned.ownerKey { posted(caller.account, course) }
         return updated
     }
 

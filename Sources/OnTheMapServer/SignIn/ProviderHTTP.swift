@@ -36,11 +36,27 @@ struct ProviderHTTP: Sendable {
         return try await send(request)
     }
 
+    /// Any call (an LTI platform's services): its status, headers and body, whatever the status.
+    func call(
+        _ method: HTTPMethod, _ url: URL, headers: [(String, String)], body: String? = nil
+    ) async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer) {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        return try await exchange(request)
+    }
+
     private func send(_ request: HTTPClientRequest) async throws -> (HTTPResponseStatus, ByteBuffer) {
+        let (status, _, body) = try await exchange(request)
+        return (status, body)
+    }
+
+    private func exchange(_ request: HTTPClientRequest) async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer) {
         do {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
-            return (response.status, body)
+            return (response.status, response.headers, body)
         } catch let failure as SignInFailure {
             throw failure
         } catch {

@@ -81,10 +81,13 @@ export class CourseScreen {
   }
 
   async roster() {
-    const { results: members, waiting } = await courseApi.roster(this.slug);
+    const { results: members, waiting, platform } = await courseApi.roster(this.slug);
+    // Those a linked learning platform lists who have not opened the map: they have not posted either.
+    const notYetHere = platform ? platform.notYetHere : [];
     const students = members.filter((member) => member.role === 'student');
     const posted = students.filter((member) => member.location).length;
-    const summary = el('p', { class: 'admin-meta', id: 'roster-summary' }, t('course.roster.summary', { posted, count: students.length }));
+    const count = students.length + notYetHere.filter((person) => person.role === 'student').length;
+    const summary = el('p', { class: 'admin-meta', id: 'roster-summary' }, t('course.roster.summary', { posted, count }));
     const awaiting = members.filter((member) => member.location && member.location.awaitingApproval).length;
     const approvals = awaiting ? el('p', { class: 'notice', id: 'approvals-notice' },
       el('a', { href: `#/course/${this.slug}/reports` }, t('course.approvals.count', { count: awaiting }))) : null;
@@ -103,7 +106,14 @@ export class CourseScreen {
       el('div', { class: 'admin-pin' }, entry.email), el('p', { class: 'admin-meta' }, t('course.roster.waiting')),
       el('div', { class: 'admin-actions' }, this.action('course.roster.remove', () => courseApi.remove(this.slug, entry.email),
         { done: msg('course.roster.removed', { name: entry.email }), confirm: 'course.roster.confirmRemove', danger: true }))));
-    return [summary, approvals, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending), this.addForm()];
+    const listed = notYetHere.map((person) => el('li', { class: 'admin-item', 'data-platform-person': person.name, 'data-posted': 'false' },
+      el('div', { class: 'admin-pin' }, el('strong', {}, person.name), person.email ? ` · ${person.email}` : '',
+        person.role === 'instructor' ? el('span', { class: 'badge' }, t('courses.instructor')) : null),
+      el('p', { class: 'admin-meta' }, t('course.roster.notOpened', { platform: person.platform }))));
+    const unread = platform && platform.unavailable.length
+      ? el('p', { class: 'notice', id: 'platform-roster-unavailable' }, t('course.roster.platformUnavailable', { platforms: platform.unavailable.join(', ') }))
+      : null;
+    return [summary, approvals, unread, el('ul', { class: 'admin-list', 'aria-label': t('course.tabs.roster') }, rows, pending, listed), this.addForm()];
   }
 
   /** Approve (or decline) a pin that waits for it, or hide (or show again) another. */
@@ -220,6 +230,7 @@ export class CourseScreen {
 
   async settings() {
     const course = this.course;
+    const graded = typeof course.gradePosting === 'boolean' ? course.gradePosting : null;
     const choice = (name, value, key) => el('label', { class: 'candidate' },
       el('input', { type: 'radio', name, value, checked: course[name] === value }), ' ', el('span', {}, t(key)));
     const form = el('form', { class: 'admin-item', id: 'course-settings', novalidate: true },
@@ -233,6 +244,9 @@ export class CourseScreen {
       course.slug === 'default' ? null
         : el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'approvalRequired', checked: course.approvalRequired }), ' ', t('course.approval')),
       el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'archived', checked: course.archived }), ' ', t('course.archive')),
+      // Offered when a linked learning platform course has a grade book (LTI/LTIGrades.swift).
+      graded === null ? null
+        : el('label', { class: 'admin-filter' }, el('input', { type: 'checkbox', name: 'gradePosting', id: 'course-grading', checked: graded }), ' ', t('course.grading')),
       el('div', { class: 'course-actions' }, el('button', { type: 'submit', class: 'button small primary' }, t('course.save'))));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -241,6 +255,8 @@ export class CourseScreen {
         await courseApi.change(this.slug, {
           title: String(data.get('title')).trim(), visibility: data.get('visibility'), namesShown: data.get('namesShown'),
           ...(course.slug === 'default' ? {} : { approvalRequired: data.get('approvalRequired') === 'on' }), archived: data.get('archived') === 'on',
+          // Sent when changed only: turning it on asks the platforms' grade books.
+          ...(graded === null || (data.get('gradePosting') === 'on') === graded ? {} : { gradePosting: data.get('gradePosting') === 'on' }),
         });
         this.say(msg('course.saved'));
         knowCourses();

@@ -273,6 +273,10 @@ export default {
     },
     'course.roster.posted': 'نُشر: {place}، يوم {when}',
     'course.roster.notPosted': 'لم ينشر بعد',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: منصة التعلّم; its grade book: سجل الدرجات.
+    'course.roster.notOpened': 'مُدرج في قائمة الصف على {platform}؛ لم يفتح الخريطة بعد',
+    'course.roster.platformUnavailable': 'تعذّرت قراءة قائمة الصف من {platforms} حاليًا.',
     'course.roster.waiting': 'أُضيف بالبريد الإلكتروني: ينضم عند إنشاء حسابه',
     'course.approvals.count': {
       zero: 'لا توجد دبابيس بانتظار موافقتك',
@@ -333,6 +337,7 @@ export default {
     'course.names.initials': 'الأحرف الأولى فقط',
     'course.approval': 'لا يرى الآخرون دبابيس الطلاب إلا بعد موافقة أحد المدرّسين عليها',
     'course.archive': 'مؤرشفة: تبقى الخريطة قابلة للقراءة ولا تقبل منشورات جديدة',
+    'course.grading': 'رصد درجة لنشر الدبوس في سجل الدرجات بمنصة التعلّم (الدرجة 1 لكل طالب ينشر)',
     'course.save': 'حفظ',
     'course.saved': 'حُفظت إعدادات الدورة.',
     'course.export': 'خريطة الدورة في ملف:',

@@ -236,6 +236,10 @@ export default {
     'course.roster.summary': { one: 'Gepostet: {posted} von {count} Teilnehmenden.', other: 'Gepostet: {posted} von {count} Teilnehmenden.' },
     'course.roster.posted': '{place}, gepostet am {when}',
     'course.roster.notPosted': 'Hat noch nicht gepostet',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: die Lernplattform; its grade book: das Notenbuch.
+    'course.roster.notOpened': 'Steht in der Kursliste von {platform}; hat die Karte noch nicht geöffnet',
+    'course.roster.platformUnavailable': 'Die Kursliste von {platforms} konnte gerade nicht gelesen werden.',
     'course.roster.waiting': 'Per E-Mail hinzugefügt: wird bei der Registrierung aufgenommen',
     'course.approvals.count': { one: '{count} Pin wartet auf deine Freigabe', other: '{count} Pins warten auf deine Freigabe' },
     'course.roster.remove': 'Entfernen',
@@ -280,6 +284,7 @@ export default {
     'course.names.initials': 'Nur Initialen',
     'course.approval': 'Pins von Teilnehmenden werden erst nach Freigabe durch eine Lehrkraft für andere sichtbar',
     'course.archive': 'Archiviert: Die Karte bleibt lesbar, nimmt aber keine Beiträge mehr an',
+    'course.grading': 'Das Posten eines Pins im Notenbuch der Lernplattform bewerten (1 Punkt für alle Teilnehmenden, die posten)',
     'course.save': 'Speichern',
     'course.saved': 'Die Einstellungen des Kurses sind gespeichert.',
     'course.export': 'Die Karte des Kurses als Datei:',

@@ -296,6 +296,9 @@ export default {
     'course.roster.summary': { one: '{posted} of {count} student has posted.', other: '{posted} of {count} students have posted.' },
     'course.roster.posted': 'Posted {place} on {when}',
     'course.roster.notPosted': 'Has not posted yet',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    'course.roster.notOpened': 'Listed by {platform}; has not opened the map yet',
+    'course.roster.platformUnavailable': 'The class list from {platforms} could not be read just now.',
     'course.roster.waiting': 'Added by email: joins when they sign up',
     // A link to the Reports tab, on the Class tab.
     'course.approvals.count': { one: '{count} pin waits for your approval', other: '{count} pins wait for your approval' },
@@ -341,6 +344,7 @@ export default {
     'course.names.initials': 'Initials only',
     'course.approval': 'Students’ pins wait for an instructor’s approval before others see them',
     'course.archive': 'Archived: the map stays readable and takes no more posts',
+    'course.grading': 'Grade posting a pin in the learning platform’s grade book (a score of 1 for each student who posts)',
     'course.save': 'Save',
     'course.saved': 'The course’s settings are saved.',
     'course.export': 'The course’s map as a file:',

@@ -251,6 +251,10 @@ export default {
     },
     'course.roster.posted': 'Publicó {place} el {when}',
     'course.roster.notPosted': 'Aún no ha publicado',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: la plataforma de aprendizaje; its grade book: el libro de calificaciones.
+    'course.roster.notOpened': 'En la lista de clase de {platform}; aún no ha abierto el mapa',
+    'course.roster.platformUnavailable': 'No se pudo leer la lista de clase de {platforms} en este momento.',
     'course.roster.waiting': 'Invitación por correo electrónico: se unirá al registrarse',
     'course.approvals.count': {
       one: '{count} marcador espera tu aprobación',
@@ -303,6 +307,7 @@ export default {
     'course.names.initials': 'Solo iniciales',
     'course.approval': 'Los marcadores de los estudiantes esperan la aprobación de un docente antes de que otros puedan verlos',
     'course.archive': 'Archivado: el mapa se puede seguir viendo, pero no admite más publicaciones',
+    'course.grading': 'Calificar la publicación de un marcador en el libro de calificaciones de la plataforma de aprendizaje (1 punto para cada estudiante que publique)',
     'course.save': 'Guardar',
     'course.saved': 'Se guardaron los ajustes del curso.',
     'course.export': 'Descargar el mapa del curso:',

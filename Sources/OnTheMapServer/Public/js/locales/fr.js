@@ -257,6 +257,10 @@ export default {
     },
     'course.roster.posted': 'A publié «\u00a0{place}\u00a0» le {when}',
     'course.roster.notPosted': 'N’a pas encore publié',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: la plateforme d’apprentissage; its grade book: le carnet de notes.
+    'course.roster.notOpened': 'Dans la liste de la classe sur {platform}\u202f; n’a pas encore ouvert la carte',
+    'course.roster.platformUnavailable': 'La liste de la classe sur {platforms} n’a pas pu être lue pour l’instant.',
     'course.roster.waiting': 'Invitation par e-mail\u00a0: rejoindra le cours à son inscription',
     'course.approvals.count': {
       one: '{count}\u00a0épingle attend votre validation',
@@ -310,6 +314,7 @@ export default {
     'course.names.initials': 'Initiales seulement',
     'course.approval': 'Les épingles des membres de la classe ne sont visibles par les autres qu’une fois validées par un responsable',
     'course.archive': 'Archivé\u00a0: la carte reste consultable et n’accepte plus de publications',
+    'course.grading': 'Noter la publication d’une épingle dans le carnet de notes de la plateforme d’apprentissage (une note de 1 pour chaque membre qui publie)',
     'course.save': 'Enregistrer',
     'course.saved': 'Les réglages du cours sont enregistrés.',
     'course.export': 'Télécharger la carte du cours\u00a0:',

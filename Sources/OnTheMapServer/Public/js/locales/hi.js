@@ -231,6 +231,10 @@ export default {
     'course.roster.summary': { one: '{count} छात्र में से {posted} ने पोस्ट किया है।', other: '{count} छात्रों में से {posted} ने पोस्ट किया है।' },
     'course.roster.posted': '{when} को {place} पोस्ट किया',
     'course.roster.notPosted': 'अभी तक पोस्ट नहीं किया',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: लर्निंग प्लेटफ़ॉर्म; its grade book: ग्रेड बुक.
+    'course.roster.notOpened': '{platform} की क्लास की सूची में हैं; अभी तक मैप नहीं खोला',
+    'course.roster.platformUnavailable': '{platforms} से क्लास की सूची अभी पढ़ी नहीं जा सकी।',
     'course.roster.waiting': 'ईमेल से जोड़ा गया: साइन अप करते ही कोर्स में जुड़ जाएंगे',
     'course.approvals.count': {
       one: '{count} पिन आपकी मंज़ूरी का इंतज़ार कर रहा है',
@@ -278,6 +282,7 @@ export default {
     'course.names.initials': 'सिर्फ़ नाम के पहले अक्षर',
     'course.approval': 'छात्रों के पिन दूसरों को तभी दिखते हैं जब कोई शिक्षक उन्हें मंज़ूरी दे',
     'course.archive': 'आर्काइव: मैप पढ़ा जा सकता है, पर अब इस पर नई पोस्ट नहीं की जा सकतीं',
+    'course.grading': 'पिन पोस्ट करने पर लर्निंग प्लेटफ़ॉर्म की ग्रेड बुक में ग्रेड दें (पोस्ट करने वाले हर छात्र को 1 अंक)',
     'course.save': 'सेव करें',
     'course.saved': 'कोर्स की सेटिंग सेव हो गई हैं।',
     'course.export': 'कोर्स का मैप, फ़ाइल के रूप में:',

@@ -227,6 +227,10 @@ export default {
     'course.roster.summary': { other: '{posted} dari {count} peserta sudah memposting.' },
     'course.roster.posted': 'Memposting {place} pada {when}',
     'course.roster.notPosted': 'Belum memposting',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: platform pembelajaran; its grade book: buku nilai.
+    'course.roster.notOpened': 'Ada di daftar kelas {platform}; belum membuka peta',
+    'course.roster.platformUnavailable': 'Daftar kelas dari {platforms} tidak bisa dibaca saat ini.',
     'course.roster.waiting': 'Ditambahkan lewat email: bergabung saat mendaftar',
     'course.approvals.count': { other: '{count} pin menunggu persetujuan Anda' },
     'course.roster.remove': 'Keluarkan',
@@ -272,6 +276,7 @@ export default {
     'course.names.initials': 'Inisial saja',
     'course.approval': 'Pin peserta menunggu persetujuan pengajar sebelum bisa dilihat orang lain',
     'course.archive': 'Diarsipkan: peta tetap bisa dilihat, tetapi tidak menerima postingan baru',
+    'course.grading': 'Beri nilai untuk memposting pin di buku nilai platform pembelajaran (nilai 1 untuk setiap peserta yang memposting)',
     'course.save': 'Simpan',
     'course.saved': 'Setelan kursus sudah disimpan.',
     'course.export': 'Peta kursus dalam bentuk file:',

@@ -234,6 +234,10 @@ export default {
     'course.roster.summary': { other: '受講者{count}人中{posted}人が投稿しました。' },
     'course.roster.posted': '{when}に投稿：{place}',
     'course.roster.notPosted': 'まだ投稿していません',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: 学習プラットフォーム; its grade book: 成績表.
+    'course.roster.notOpened': '{platform}の受講者名簿に記載：まだ地図を開いていません',
+    'course.roster.platformUnavailable': '{platforms}の受講者名簿を現在読み込めません。',
     'course.roster.waiting': 'メールアドレスで追加済み：新規登録すると参加します',
     'course.approvals.count': { other: '承認待ちのピンが{count}件あります' },
     'course.roster.remove': '除外',
@@ -279,6 +283,7 @@ export default {
     'course.names.initials': 'イニシャルのみ',
     'course.approval': '受講者のピンは、講師が承認するまでほかの人には表示されません',
     'course.archive': 'アーカイブ：地図は閲覧できますが、新しい投稿は受け付けません',
+    'course.grading': 'ピンの投稿を学習プラットフォームの成績表で採点します（投稿した受講者ごとに1点）',
     'course.save': '保存',
     'course.saved': 'コースの設定を保存しました。',
     'course.export': 'コースの地図をダウンロード：',

@@ -252,6 +252,10 @@ export default {
     },
     'course.roster.posted': 'Publicou {place} em {when}',
     'course.roster.notPosted': 'Ainda não publicou',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: a plataforma de aprendizagem; its grade book: o livro de notas.
+    'course.roster.notOpened': 'Na lista da turma da plataforma {platform}; ainda não abriu o mapa',
+    'course.roster.platformUnavailable': 'Não foi possível ler a lista da turma de {platforms} agora.',
     'course.roster.waiting': 'Convite por e-mail: entra na turma ao se cadastrar',
     'course.approvals.count': {
       one: '{count} marcador aguarda sua aprovação',
@@ -305,6 +309,7 @@ export default {
     'course.names.initials': 'Só as iniciais',
     'course.approval': 'Os marcadores dos estudantes aguardam a aprovação de um docente antes que os outros possam vê-los',
     'course.archive': 'Arquivado: o mapa continua visível e não aceita mais publicações',
+    'course.grading': 'Dar nota pela publicação de um marcador no livro de notas da plataforma de aprendizagem (nota 1 para cada estudante que publicar)',
     'course.save': 'Salvar',
     'course.saved': 'Os ajustes do curso foram salvos.',
     'course.export': 'Baixar o mapa do curso:',

@@ -252,6 +252,10 @@ export default {
     // Impersonal, so no gender to guess.
     'course.roster.posted': '{place} — опубликовано {when}',
     'course.roster.notPosted': 'Ещё ничего не опубликовано',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: учебная платформа; its grade book: журнал оценок. Impersonal, as course.roster.notPosted.
+    'course.roster.notOpened': 'В списке группы на {platform}; карта ещё не открыта',
+    'course.roster.platformUnavailable': 'Список группы из {platforms} сейчас получить не удалось.',
     'course.roster.waiting': 'Приглашение по электронной почте: попадёт в курс после регистрации',
     'course.approvals.count': {
       one: '{count} метка ждёт вашего одобрения',
@@ -306,6 +310,7 @@ export default {
     'course.names.initials': 'Только инициалы',
     'course.approval': 'Метки студентов видны другим только после одобрения преподавателем',
     'course.archive': 'В архиве: карту можно смотреть, но новые записи не принимаются',
+    'course.grading': 'Ставить оценку в журнале оценок учебной платформы за опубликованную метку (1 балл каждому студенту, который её опубликовал)',
     'course.save': 'Сохранить',
     'course.saved': 'Настройки курса сохранены.',
     'course.export': 'Карта курса в виде файла:',

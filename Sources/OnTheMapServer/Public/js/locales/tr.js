@@ -237,6 +237,10 @@ export default {
     'course.roster.summary': { one: '{count} öğrenciden {posted} kişi konumunu paylaştı.', other: '{count} öğrenciden {posted} kişi konumunu paylaştı.' },
     'course.roster.posted': '{when} tarihinde paylaştı: {place}',
     'course.roster.notPosted': 'Henüz paylaşmadı',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: öğrenme platformu; its grade book: not defteri.
+    'course.roster.notOpened': '{platform} sınıf listesinde var; haritayı henüz açmadı',
+    'course.roster.platformUnavailable': '{platforms} üzerindeki sınıf listesi şu anda okunamadı.',
     'course.roster.waiting': 'E-postayla eklendi: kaydolunca kursa katılacak',
     'course.approvals.count': { one: '{count} raptiye onayınızı bekliyor', other: '{count} raptiye onayınızı bekliyor' },
     'course.roster.remove': 'Çıkar',
@@ -281,6 +285,7 @@ export default {
     'course.names.initials': 'Yalnızca baş harfler',
     'course.approval': 'Öğrencilerin raptiyeleri, bir eğitmen onaylayana kadar başkalarına görünmez',
     'course.archive': 'Arşivlendi: harita okunabilir kalır ama yeni gönderi kabul etmez',
+    'course.grading': 'Raptiye paylaşmak, öğrenme platformunun not defterinde notlandırılır (paylaşan her öğrenciye 1 puan)',
     'course.save': 'Kaydet',
     'course.saved': 'Kurs ayarları kaydedildi.',
     'course.export': 'Kursun haritası dosya olarak:',

@@ -235,6 +235,10 @@ export default {
     'course.roster.summary': { other: '{count} 名学生中已有 {posted} 名发布了位置。' },
     'course.roster.posted': '已于 {when} 发布：{place}',
     'course.roster.notPosted': '尚未发布',
+    // People a linked learning platform (Canvas, Moodle…) lists for the course who have not opened the map yet.
+    // The learning platform: 学习平台; its grade book: 成绩册. {platform} and {platforms} may hold Chinese.
+    'course.roster.notOpened': '已列入{platform}的学生名单；尚未打开地图',
+    'course.roster.platformUnavailable': '暂时无法读取{platforms}的学生名单。',
     'course.roster.waiting': '已通过邮箱添加：注册后自动加入',
     'course.approvals.count': { other: '有 {count} 个标记等待你审核' },
     'course.roster.remove': '移除',
@@ -280,6 +284,7 @@ export default {
     'course.names.initials': '仅显示姓名首字母',
     'course.approval': '学生的标记须经教师审核通过后，其他人才能看到',
     'course.archive': '已归档：地图仍可查看，但不再接受新的发布',
+    'course.grading': '在学习平台的成绩册中为发布位置评分（每名发布了位置的学生得 1 分）',
     'course.save': '保存',
     'course.saved': '课程设置已保存。',
     'course.export': '下载课程地图：',
