@@ -29,6 +29,7 @@ What it serves (scripts/test/lti/check_launches.py drives it; `kind` is resource
 """
 import argparse
 import base64
+import errno
 import html
 import json
 import re
@@ -165,7 +166,7 @@ class Platform:
             }
 
 
-class TestRegistration(Registration):
+class BreakableRegistration(Registration):
     """The package's registration; `kid` can be made another key's (a launch signed by a key the
     platform does not publish, named as the one it does)."""
     _kid_override = None
@@ -183,7 +184,7 @@ class PlatformConf(LTI1P3PlatformConfAbstract):
         self.platform = platform
         broken = (launch or {}).get("broken")
         tool = platform.tool or "http://127.0.0.1:1"
-        registration = TestRegistration() \
+        registration = BreakableRegistration() \
             .set_iss(platform.issuer) \
             .set_client_id(platform.client_id) \
             .set_deployment_id("deployment-unknown-9" if broken == "unknown-deployment" else platform.deployment_id) \
@@ -776,6 +777,7 @@ def listen(port_hint=0):
         ipv4.bind(("127.0.0.1", port_hint))
         port = ipv4.getsockname()[1]
         sockets = [ipv4]
+        ipv6 = None
         try:
             ipv6 = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
             ipv6.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -783,10 +785,12 @@ def listen(port_hint=0):
             ipv6.bind(("::1", port))
             sockets.append(ipv6)
         except OSError as error:
-            ipv6.close()
-            if error.errno == 98 and not port_hint:  # taken on ::1: another port
+            if ipv6 is not None:
+                ipv6.close()
+            if error.errno == errno.EADDRINUSE and not port_hint:  # taken on ::1: another port
                 ipv4.close()
                 continue
+            # No IPv6 loopback here: localhost is 127.0.0.1 alone.
         for sock in sockets:
             sock.listen(128)
         return port, sockets
