@@ -17,14 +17,11 @@ work="$(mktemp -d)"
 chmod 755 "$work"
 scripts="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$scripts/../.." && pwd)"
-python="$root/.build/venv-lti/bin/python"
 source "$scripts/test-helpers.sh"
 postgres_dir=""
 trap stop_everything EXIT
 
-[ -x "$python" ] || { echo "error: $python is missing (scripts/setup/install-deps.sh test installs lti1p3platform)" >&2; exit 1; }
-
-start_json_service platform "$python" "$root/scripts/test/lti/lti_platform.py" || exit 1
+start_python_service platform venv-lti scripts/test/lti/lti_platform.py lti1p3platform || exit 1
 platform="$service_json"
 field() { jq -r ".$1" <<<"$platform"; }
 pending=0

@@ -13,14 +13,12 @@ work="$(mktemp -d)"
 chmod 755 "$work"
 scripts="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$scripts/../.." && pwd)"
-python="$root/.build/venv-oidc/bin/python"
 source "$scripts/test-helpers.sh"
 postgres_dir=""
 trap stop_everything EXIT
 
-[ -x "$python" ] || { echo "error: $python is missing (scripts/setup/install-deps.sh test installs oidc-provider-mock)" >&2; exit 1; }
-
-start_json_service providers "$python" "$root/scripts/test/oidc/providers.py" || exit 1
+start_python_service providers venv-oidc scripts/test/oidc/providers.py oidc-provider-mock || exit 1
+python="$root/.build/venv-oidc/bin/python"
 providers="$service_json"
 provider_port() { jq -r ".$1" <<<"$providers"; }
 echo "onthemap-secret" >"$work/client-secret"
