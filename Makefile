@@ -7,7 +7,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug web-bundle deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test postgres-check screenshots clean
+.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug web-bundle deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -28,7 +28,7 @@ build-debug: web-bundle ## builds the debug binary and the Swift test targets
 web-bundle: ## bundles and minifies the web client's modules into Public/bundle (Debian's esbuild); nothing to do when current
 	scripts/web/bundle.sh
 
-test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test edge-test api-fuzz web-test browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
+test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test ## every test, in this order: the targets it names, from deps-test to cluster-test
 
 # The loop to run while changing code, a few minutes warm: what a change most often breaks, cheapest
 # first. The web client's message catalogues, OnTheMapKit's generated code against openapi.json (and
@@ -94,6 +94,13 @@ metrics-test: ## /metrics on each engine checked with promtool; the alerts' unit
 # tokens, unverified email, cancel, provider down and disabled account refused and explained.
 oidc-test: ## sign-in with OpenID Connect against real providers run here, on each engine
 	scripts/test/oidc-test.sh .build/debug/onthemap
+
+# LTI 1.3 launches on each engine from a real platform run here (lti1p3platform), in headless Chromium
+# with third-party cookies blocked: the course made and opened; broken signatures, keys, audience,
+# expiry, nonce, state, deployment and context refused with a page and nothing made. What the server
+# does not do yet is listed as pending (LTI_RUN_PENDING=1 runs it too).
+lti-test: ## LTI 1.3 launches from a real platform run here, in Chromium with third-party cookies blocked, on each engine
+	scripts/test/lti-test.sh .build/debug/onthemap
 
 # With 512 file descriptors, 1,100 idle connections and then 50 slowloris ones: others are still served.
 edge-test: ## the HTTP edge with 512 file descriptors, idle and slowloris connections

@@ -73,6 +73,15 @@ if [ "$purpose" = test ]; then
         python3 -m venv "$oidc_venv"
         "$oidc_venv/bin/pip" install --quiet --disable-pip-version-check -r "$(cd "$(dirname "$0")/../.." && pwd)/scripts/test/oidc/requirements.txt"
     fi
+    # lti1p3platform (PyPI), a real LTI 1.3 platform for the LTI tests, served by FastAPI and
+    # uvicorn (scripts/test/lti/lti_platform.py), with the versions it was tested with, in a
+    # virtualenv of its own. The browser checks run on Debian's python3 (python3-selenium).
+    lti_venv="$(cd "$(dirname "$0")/../.." && pwd)/.build/venv-lti"
+    if [ ! -x "$lti_venv/bin/uvicorn" ]; then
+        echo "Installing lti1p3platform into $lti_venv"
+        python3 -m venv "$lti_venv"
+        "$lti_venv/bin/pip" install --quiet --disable-pip-version-check -r "$(cd "$(dirname "$0")/../.." && pwd)/scripts/test/lti/requirements.txt"
+    fi
     # axe-core for the browser tests' accessibility checks: the PyPI wheel of axe-playwright-python
     # 0.1.8 bundles axe 4.12.1 (only its axe.min.js is used; the package itself is not installed).
     axe_dir="$(cd "$(dirname "$0")/../.." && pwd)/.build/axe"

@@ -15,8 +15,6 @@ source "$scripts/test-helpers.sh"
 postgres_dir=""
 trap stop_everything EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
 # api METHOD PATH [BODY]: the status of one request to the public port, with the student's cookies.
 api() {
     curl -s -o "$work/body" -w '%{http_code}' -b "$work/jar" -c "$work/jar" -X "$1" "http://127.0.0.1:$port$2" ${3:+-d "$3"}

@@ -13,18 +13,13 @@ work="$(mktemp -d)"
 chmod 755 "$work"
 scripts="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$scripts/../.." && pwd)"
-python="$root/.build/venv-oidc/bin/python"
 source "$scripts/test-helpers.sh"
 postgres_dir=""
 trap stop_everything EXIT
 
-[ -x "$python" ] || { echo "error: $python is missing (scripts/setup/install-deps.sh test installs oidc-provider-mock)" >&2; exit 1; }
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-"$python" "$root/scripts/test/oidc/providers.py" >"$work/providers.json" 2>"$work/providers.log" &
-for _ in $(seq 1 100); do [ -s "$work/providers.json" ] && break; sleep 0.1; done
-providers="$(head -1 "$work/providers.json")"
-[ -n "$providers" ] || { echo "the providers did not start:"; cat "$work/providers.log"; exit 1; }
+start_python_service providers venv-oidc scripts/test/oidc/providers.py oidc-provider-mock || exit 1
+python="$root/.build/venv-oidc/bin/python"
+providers="$service_json"
 provider_port() { jq -r ".$1" <<<"$providers"; }
 echo "onthemap-secret" >"$work/client-secret"
 

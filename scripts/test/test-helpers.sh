@@ -17,6 +17,23 @@ stop_everything() {
     rm -rf "$work"
 }
 
+# free_port: a port nobody listens on at this moment.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# start_python_service NAME VENV SCRIPT PACKAGE: runs the project's SCRIPT with the python of .build/VENV
+# in the background (stdout in $work/NAME.json, stderr in $work/NAME.log; stop_everything stops it) and
+# waits up to 10 s for the one JSON line it prints once it serves, which it puts in $service_json.
+# Returns 1, saying why, when the virtualenv is missing (scripts/setup/install-deps.sh test installs
+# PACKAGE there) or no line comes. Needs $root, the project's root.
+start_python_service() {
+    local name="$1" python="$root/.build/$2/bin/python" script="$root/$3" package="$4"
+    [ -x "$python" ] || { echo "error: $python is missing (scripts/setup/install-deps.sh test installs $package)" >&2; return 1; }
+    "$python" "$script" >"$work/$name.json" 2>"$work/$name.log" &
+    for _ in $(seq 1 100); do [ -s "$work/$name.json" ] && break; sleep 0.1; done
+    service_json="$(head -1 "$work/$name.json")"
+    [ -n "$service_json" ] || { echo "$name did not start:"; cat "$work/$name.log"; return 1; }
+}
+
 # start_server LOG ARGS...: starts `$binary serve --port 0 ARGS`, adds it to $server_pids and sets
 # $port once it listens.
 start_server() {
