@@ -79,6 +79,8 @@ import Testing
                 [.origin: "https://evil.example", .contentType: "text/plain"],
                 [.init("Sec-Fetch-Site")!: "cross-site", .contentType: "text/plain"],
                 [.origin: "null", .contentType: "application/x-www-form-urlencoded"],
+                // Another site's sandboxed frame: its origin is null, and its fetch site says where it is.
+                [.origin: "null", .init("Sec-Fetch-Site")!: "cross-site", .contentType: "application/x-www-form-urlencoded"],
             ] {
                 let response = try await server.send(.post, path, body: form, headers: headers)
                 #expect(response.status == .forbidden, "\(headers)")
@@ -87,6 +89,9 @@ import Testing
             }
             let webApp = try await server.send(.post, path, body: form, headers: [.origin: "http://localhost", .init("Sec-Fetch-Site")!: "same-origin"])
             #expect(webApp.status == .ok)
+            // Our own page's form under `Referrer-Policy: no-referrer`: origin null, fetch site ours.
+            let ownForm = try await server.send(.post, path, body: form, headers: [.origin: "null", .init("Sec-Fetch-Site")!: "same-origin"])
+            #expect(ownForm.status == .ok)
             let native = try await server.send(.post, path, body: form)
             #expect(native.status == .ok)
         }

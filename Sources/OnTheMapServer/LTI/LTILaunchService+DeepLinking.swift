@@ -90,7 +90,8 @@ extension LTILaunchService {
             course = try await newCourse(title: String((title.isEmpty ? request.contextTitle : title).prefix(120)), label: title.isEmpty ? request.contextLabel : nil, instructor: account)
         }
         _ = try await store.link(platform: platform.id, context: request.context, to: course.id)
-        let now = clock.now
+        // Whole seconds: some platforms' JWT libraries refuse fractional times.
+        let now = Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down))
         let answer = DeepLinkingResponse(
             issuer: IssuerClaim(value: platform.clientID), audience: AudienceClaim(value: [platform.issuer]),
             expires: ExpirationClaim(value: now.addingTimeInterval(600)), issuedAt: IssuedAtClaim(value: now), nonce: Identifiers.token(),

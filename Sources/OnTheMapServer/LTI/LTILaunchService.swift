@@ -46,6 +46,10 @@ struct LTILaunchService: Sendable {
         } catch let failure as LTILaunchFailure {
             throw Refused(failure: failure, platform: nil)
         }
+        // A deployment the operator did not register is refused before anything is written.
+        if let deployment = parameters["lti_deployment_id"], !deployment.isEmpty, !platform.deploymentIDs.contains(deployment) {
+            throw Refused(failure: .unknownDeployment(deployment), platform: platform)
+        }
         let state = Identifiers.token(), nonce = Identifiers.token()
         let now = clock.nowMillis()
         try await store.savePendingLogin(PendingExternalLogin(

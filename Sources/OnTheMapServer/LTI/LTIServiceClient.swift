@@ -76,7 +76,8 @@ actor LTIServiceClient {
         let key = Self.tokenKey(platform, scope)
         if let kept = tokens[key], kept.expires > Date() { return kept.token }
         guard let url = URL(string: platform.tokenURL) else { throw Unavailable(description: "unusable token URL \(platform.tokenURL)") }
-        let now = Date()
+        // Whole seconds: some platforms' JWT libraries refuse fractional times.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let assertion = try await keys.sign(ClientAssertion(
             issuer: IssuerClaim(value: platform.clientID), subject: SubjectClaim(value: platform.clientID), audience: AudienceClaim(value: [platform.tokenURL]),
             issuedAt: IssuedAtClaim(value: now), expires: ExpirationClaim(value: now.addingTimeInterval(300)), id: IDClaim(value: Identifiers.token())))
