@@ -172,6 +172,14 @@ driver = chromium(BLOCK_THIRD_PARTY)
 wait = WebDriverWait(driver, 15)
 
 
+def screenshot(name):
+    """With LTI_SCREENSHOTS=DIR, the browser's window as a person sees it, as DIR/ENGINE-NAME.png."""
+    folder = os.environ.get("LTI_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        driver.save_screenshot(os.path.join(folder, f"{engine}-{name}.png"))
+
+
 def page_summary():
     """Where the browser is and what the page says (its heading, or the start of its text)."""
     try:
@@ -324,6 +332,7 @@ def frame_launch():
         expect(course["slug"] == made.get("slug"), f"the frame shows {course['slug']}")
     finally:
         driver.switch_to.default_content()
+    screenshot("frame")
     # The same launch outside the browser, for the headers of the tool's answer to it.
     jar = CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
@@ -349,6 +358,7 @@ def deep_linking():
     fresh_browser()
     driver.get(launch_url("ines", GEO, kind="deep-linking"))
     form = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form#lti-deep-link"))
+    screenshot("deep-linking-picker")
     choices = [button.get_attribute("value") for button in form.find_elements(By.CSS_SELECTOR, "button[name=course]")]
     expect(choices == [made["slug"]], f"the picker offers {choices}, not the one course Ines teaches")
     expect(form.find_elements(By.CSS_SELECTOR, "input[name=title]") and form.find_elements(By.CSS_SELECTOR, "button[name=create]"),
@@ -442,6 +452,7 @@ def roster():
         raise CheckFailed("the roster does not list Bo and Cy Neverlaunched: " + driver.find_element(By.ID, "course-content").text[:400]) from None
     for name in ("Bo Neverlaunched", "Cy Neverlaunched"):
         expect(row(name).get_attribute("data-posted") == "false", f"{name}'s row: {row(name).get_attribute('outerHTML')[:300]}")
+    screenshot("roster")
     lea = row("Lea Learner")
     expect(lea is not None and lea.get_attribute("data-posted") == "true", "Lea, who posted, is not shown as having posted")
     state = platform_state()
