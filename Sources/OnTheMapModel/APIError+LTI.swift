@@ -52,3 +52,8 @@ extension APIError {
         status: 502, code: ParseErrorCode.internalServerError,
         message: "The learning platform's grade book did not answer. Try again in a minute.")
 }
+
+/// The admin area's registration of learning platforms.
+extension APIError {
+    public static let ltiPlatformNotFound = APIError.notFound("No learning platform is registered with this id.")
+}

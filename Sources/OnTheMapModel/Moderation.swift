@@ -70,6 +70,11 @@ public struct AuditEntry: Sendable, Equatable {
         case changeInvite = "change-invite"
         case addMembers = "add-members"
         case removeMember = "remove-member"
+        // A learning platform registered from the admin area (LTI 1.3), and the tool's key.
+        case addPlatform = "add-lti-platform"
+        case addDeployment = "add-lti-deployment"
+        case removePlatform = "remove-lti-platform"
+        case rotateToolKey = "rotate-lti-key"
     }
 
     public var id: Int64

@@ -80,23 +80,23 @@ public struct LTICourseLink: Sendable, Equatable {
 public protocol LTIStore: Sendable {
     /// Registers a platform with its deployments, in one write. Throws `StoreError.keyTaken` when
     /// the issuer has a registration with that client id already.
-    func addPlatform(_ platform: LTIPlatform) async throws -> LTIPlatform
+    func addPlatform(_ platform: LTIPlatform, audit: AuditEntry?) async throws -> LTIPlatform
     /// Every registered platform, in the order they were added.
     func platforms() async throws -> [LTIPlatform]
     func platform(id: Int64) async throws -> LTIPlatform?
     /// The registration a launch names: by its issuer and client id.
     func platform(issuer: String, clientID: String) async throws -> LTIPlatform?
     /// Adds a deployment id to a platform; false when it had it.
-    func addDeployment(_ deploymentID: String, toPlatform id: Int64) async throws -> Bool
+    func addDeployment(_ deploymentID: String, toPlatform id: Int64, audit: AuditEntry?) async throws -> Bool
     /// Removes a platform with its deployments and its courses' links (the courses stay); false
     /// when there was none.
-    func removePlatform(id: Int64) async throws -> Bool
+    func removePlatform(id: Int64, audit: AuditEntry?) async throws -> Bool
 
     /// The tool's keys, the newest first.
     func toolKeys() async throws -> [LTIToolKey]
     /// Adds `key` as the one that signs, retiring the one that signed before (at `key.createdAt`),
     /// and drops keys retired before `dropRetiredBefore`: one write.
-    func rotateToolKey(to key: LTIToolKey, dropRetiredBefore: Int64) async throws
+    func rotateToolKey(to key: LTIToolKey, dropRetiredBefore: Int64, audit: AuditEntry?) async throws
     /// Adds `key` only when there is no key yet (two instances starting at once make one key);
     /// returns the keys as they then are, the newest first.
     func addFirstToolKey(_ key: LTIToolKey) async throws -> [LTIToolKey]
@@ -112,4 +112,16 @@ public protocol LTIStore: Sendable {
     func noteServices(platform: Int64, context: String, membershipsURL: String?, lineItemsURL: String?) async throws
     /// Sets the line item posting is scored in (nil: grading off).
     func setLineItem(platform: Int64, context: String, url: String?) async throws
+}
+
+/// The changes as the operator's command line makes them: no admin to record in the audit log.
+extension LTIStore {
+    public func addPlatform(_ platform: LTIPlatform) async throws -> LTIPlatform { try await addPlatform(platform, audit: nil) }
+    public func addDeployment(_ deploymentID: String, toPlatform id: Int64) async throws -> Bool {
+        try await addDeployment(deploymentID, toPlatform: id, audit: nil)
+    }
+    public func removePlatform(id: Int64) async throws -> Bool { try await removePlatform(id: id, audit: nil) }
+    public func rotateToolKey(to key: LTIToolKey, dropRetiredBefore: Int64) async throws {
+        try await rotateToolKey(to: key, dropRetiredBefore: dropRetiredBefore, audit: nil)
+    }
 }

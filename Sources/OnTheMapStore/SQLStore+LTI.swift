@@ -4,7 +4,7 @@ import SQLKit
 extension SQLStore: LTIStore {
     static let platformColumns = "id, issuer, client_id, name, authorization_url, jwks_url, token_url, created_at"
 
-    public func addPlatform(_ platform: LTIPlatform) async throws -> LTIPlatform {
+    public func addPlatform(_ platform: LTIPlatform, audit: AuditEntry?) async throws -> LTIPlatform {
         let registration: SQLQueryString = "FROM lti_platforms WHERE issuer = \(bind: platform.issuer) AND client_id = \(bind: platform.clientID)"
         let deployments = platform.deploymentIDs.map { id in
             SQLQueryString("INSERT INTO lti_deployments (platform_id, deployment_id) SELECT id, \(bind: id) \(registration)") as any SQLExpression
@@ -15,7 +15,7 @@ extension SQLStore: LTIStore {
                 VALUES (\(bind: platform.issuer), \(bind: platform.clientID), \(bind: platform.name), \(bind: platform.authorizationURL),
                         \(bind: platform.jwksURL), \(bind: platform.tokenURL), \(bind: platform.createdAt))
                 RETURNING id
-                """)] + deployments) { rows in (try rows[0][0].decode(column: "id", as: Int64.self), []) })
+                """)] + deployments + (audit.map { [Self.insert($0)] } ?? [])) { rows in (try rows[0][0].decode(column: "id", as: Int64.self), []) })
             var added = platform
             added.id = id
             return added
@@ -62,15 +62,19 @@ extension SQLStore: LTIStore {
         return platforms
     }
 
-    public func addDeployment(_ deploymentID: String, toPlatform id: Int64) async throws -> Bool {
-        try await !writer.run(SQLQueryString("""
+    public func addDeployment(_ deploymentID: String, toPlatform id: Int64, audit: AuditEntry?) async throws -> Bool {
+        try await writer.perform(WriteUnit([SQLQueryString("""
             INSERT INTO lti_deployments (platform_id, deployment_id) VALUES (\(bind: id), \(bind: deploymentID))
             ON CONFLICT (platform_id, deployment_id) DO NOTHING RETURNING deployment_id
-            """)).isEmpty
+            """)] + (audit.map { [Self.insert($0)] } ?? [])) { rows in (!rows[0].isEmpty, []) })
     }
 
-    public func removePlatform(id: Int64) async throws -> Bool {
-        try await !writer.run(SQLQueryString("DELETE FROM lti_platforms WHERE id = \(bind: id) RETURNING id")).isEmpty
+    public func removePlatform(id: Int64, audit: AuditEntry?) async throws -> Bool {
+        // The entry only when there is a platform to remove, written before it goes.
+        let entry = audit.map { [Self.insert($0, when: "FROM lti_platforms WHERE id = \(bind: id)")] } ?? []
+        return try await writer.perform(WriteUnit(entry + [SQLQueryString("DELETE FROM lti_platforms WHERE id = \(bind: id) RETURNING id")]) { rows in
+            (!rows[entry.count].isEmpty, [])
+        })
     }
 
     public func toolKeys() async throws -> [LTIToolKey] {
@@ -78,12 +82,12 @@ extension SQLStore: LTIStore {
             .all().map(Self.toolKey(from:))
     }
 
-    public func rotateToolKey(to key: LTIToolKey, dropRetiredBefore: Int64) async throws {
+    public func rotateToolKey(to key: LTIToolKey, dropRetiredBefore: Int64, audit: AuditEntry?) async throws {
         try await writer.perform(WriteUnit([
             SQLQueryString("DELETE FROM lti_tool_keys WHERE retired_at IS NOT NULL AND retired_at < \(bind: dropRetiredBefore)"),
             SQLQueryString("UPDATE lti_tool_keys SET retired_at = \(bind: key.createdAt) WHERE retired_at IS NULL"),
             Self.insert(key),
-        ]) { _ in ((), []) })
+        ] + (audit.map { [Self.insert($0)] } ?? [])) { _ in ((), []) })
     }
 
     public func addFirstToolKey(_ key: LTIToolKey) async throws -> [LTIToolKey] {

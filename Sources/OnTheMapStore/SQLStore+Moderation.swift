@@ -273,6 +273,17 @@ extension SQLStore {
         """
     }
 
+    /// The entry, in no course, only when `source` (`FROM … WHERE …`) finds a row: written with a
+    /// change that may find nothing to change.
+    static func insert(_ audit: AuditEntry, when source: SQLQueryString) -> SQLQueryString {
+        """
+        INSERT INTO audit_log (at, actor_key, actor_email, action, target, detail, course_id)
+        SELECT CAST(\(bind: audit.at) AS BIGINT), CAST(\(bind: audit.actorKey) AS TEXT), CAST(\(bind: audit.actorEmail) AS TEXT),
+               CAST(\(bind: audit.action.rawValue) AS TEXT), CAST(\(bind: audit.target) AS TEXT), CAST(\(bind: audit.detail) AS TEXT), NULL
+        \(source)
+        """
+    }
+
     /// Writes `audit` on its own: for a change made of several writes (a class list added).
     public func record(_ audit: AuditEntry) async throws {
         try await writer.run(Self.insert(audit))

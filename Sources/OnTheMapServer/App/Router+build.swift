@@ -30,6 +30,10 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
         service: services.admin, locations: store, publicURL: configuration.publicURL,
         confirmationSeconds: configuration.adminPasswordConfirmationSeconds, clock: clock)
         .addRoutes(to: family(.native, path: AdminController.basePath, adminsOnly: true))
+    AdminLTIController(
+        registration: LTIRegistration(store: store, secret: configuration.secret, clock: clock), publicURL: configuration.publicURL,
+        confirmationSeconds: configuration.adminPasswordConfirmationSeconds, clock: clock)
+        .addRoutes(to: family(.native, path: AdminController.basePath, adminsOnly: true))
     // Served with no provider configured too: an old link to one then says it is not set up.
     SignInController(service: services.signIn, cookies: services.cookies).addRoutes(to: family(.native))
     CourseController(service: services.courses, store: store, geocoder: services.geocoder, publicURL: configuration.publicURL,

@@ -15,6 +15,11 @@ struct LTIGrades: Sendable {
     let store: any LTIStore & ExternalLoginStore & CourseStore
     let client: LTIServiceClient
     let graded: GradedCourses
+    /// Scores on their way at once, at most `maxScoresInFlight`: a grade book that is away for a
+    /// while must not gather a task for every post meanwhile. A score left out is sent again with
+    /// the student's next post, and every student's when grading is turned on again.
+    let inFlight = NIOLockedValueBox(0)
+    var maxScoresInFlight = 1_000
     let logger: Logger
     let clock: WallClock
     /// Waits between tries of a score the platform did not take.
@@ -78,7 +83,17 @@ struct LTIGrades: Sendable {
 
     /// Sends `account`'s 1 to `lineItem`, if the platform knows them (they launched from it).
     private func score(_ account: Account, lineItem: String, platform: LTIPlatform) {
+        let admitted = inFlight.withLockedValue { count in
+            guard count < maxScoresInFlight else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            logger.warning("LTI score left out: too many on their way", metadata: ["platform": .stringConvertible(platform.id)])
+            return
+        }
         Task {
+            defer { inFlight.withLockedValue { $0 -= 1 } }
             let provider = LTILaunchService.identityProvider(issuer: platform.issuer)
             guard let subject = try? await store.identities(accountKey: account.key).first(where: { $0.provider == provider })?.subject else { return }
             let score = Score(userId: subject, timestamp: WireTime.formatMillis(clock.nowMillis()))

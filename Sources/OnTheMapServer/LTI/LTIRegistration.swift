@@ -44,7 +44,8 @@ public struct LTIRegistration: Sendable {
         }
     }
 
-    public func add(_ values: PlatformValues) async throws -> LTIPlatform {
+    /// Registers a platform; `admin`, when an admin did it from the admin area, is in the audit log with it.
+    public func add(_ values: PlatformValues, by admin: Account? = nil) async throws -> LTIPlatform {
         func required(_ value: String, _ option: String) throws -> String {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, trimmed.utf8.count <= 1000, !trimmed.contains("\u{0}") else { throw Invalid(description: "\(option) is empty or not text") }
@@ -66,7 +67,8 @@ public struct LTIRegistration: Sendable {
             tokenURL: try endpoint(values.tokenURL, "--token-url"), deploymentIDs: Array(Set(deployments)).sorted(),
             createdAt: WallClock.system.nowMillis())
         do {
-            return try await store.addPlatform(platform)
+            let entry = admin.map { audit($0, .addPlatform, target: platform.issuer, detail: "\(platform.name): \(platform.issuer), client id \(platform.clientID)") }
+            return try await store.addPlatform(platform, audit: entry)
         } catch StoreError.keyTaken {
             throw Invalid(description: "\(platform.issuer) is registered with client id \(platform.clientID) already")
         }
@@ -74,14 +76,23 @@ public struct LTIRegistration: Sendable {
 
     public func platforms() async throws -> [LTIPlatform] { try await store.platforms() }
 
-    public func addDeployment(_ deploymentID: String, toPlatform id: Int64) async throws -> Bool {
-        guard try await store.platform(id: id) != nil else { throw Invalid(description: "no platform has the id \(id)") }
+    public func addDeployment(_ deploymentID: String, toPlatform id: Int64, by admin: Account? = nil) async throws -> Bool {
+        guard let platform = try await store.platform(id: id) else { throw Invalid(description: "no platform has the id \(id)") }
         let trimmed = deploymentID.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, !trimmed.contains("\u{0}") else { throw Invalid(description: "the deployment id is empty") }
-        return try await store.addDeployment(trimmed, toPlatform: id)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 1000, !trimmed.contains("\u{0}") else { throw Invalid(description: "the deployment id is empty") }
+        let entry = admin.map { audit($0, .addDeployment, target: platform.issuer, detail: "\(platform.name): deployment \(trimmed)") }
+        return try await store.addDeployment(trimmed, toPlatform: id, audit: entry)
     }
 
-    public func remove(platform id: Int64) async throws -> Bool { try await store.removePlatform(id: id) }
+    public func remove(platform id: Int64, by admin: Account? = nil) async throws -> Bool {
+        let platform = try await store.platform(id: id)
+        let entry = admin.map { audit($0, .removePlatform, target: platform?.issuer ?? "\(id)", detail: platform.map { "\($0.name): \($0.issuer)" } ?? "") }
+        return try await store.removePlatform(id: id, audit: entry)
+    }
+
+    private func audit(_ admin: Account, _ action: AuditEntry.Action, target: String, detail: String) -> AuditEntry {
+        AuditEntry(at: WallClock.system.nowMillis(), actorKey: admin.key, actorEmail: admin.email, action: action, target: target, detail: detail)
+    }
 
     /// The tool's keys, the one that signs first: id, made, retired.
     public func toolKeys() async throws -> [(kid: String, createdAt: Int64, signs: Bool)] {
@@ -90,9 +101,9 @@ public struct LTIRegistration: Sendable {
     }
 
     /// A new signing key; the one before stays published for a week. Returns the new key's id.
-    public func rotateToolKey() async throws -> String {
+    public func rotateToolKey(by admin: Account? = nil) async throws -> String {
         _ = try await keys.keys()
-        return try await keys.rotate()
+        return try await keys.rotate(audit: admin.map { audit($0, .rotateToolKey, target: "lti", detail: "a new signing key") })
     }
 
     /// What a platform asks of the tool when the operator adds it, for a server at `origin`.

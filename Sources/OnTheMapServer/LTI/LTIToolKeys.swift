@@ -40,9 +40,9 @@ struct LTIToolKeys: Sendable {
     /// Makes a new key the one that signs; the one before stays published (`retiredKeysPublishedFor`).
     /// Returns the new key's id.
     @discardableResult
-    func rotate() async throws -> String {
+    func rotate(audit: AuditEntry? = nil) async throws -> String {
         let key = try newKey()
-        try await store.rotateToolKey(to: key, dropRetiredBefore: key.createdAt - Self.retiredKeysPublishedFor)
+        try await store.rotateToolKey(to: key, dropRetiredBefore: key.createdAt - Self.retiredKeysPublishedFor, audit: audit)
         return key.kid
     }
 

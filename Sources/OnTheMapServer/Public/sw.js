@@ -30,7 +30,7 @@ const SCRIPT_FILES = [
   '/js/password-prompt.js', '/js/theme.js', '/js/waiting-posts.js', '/js/tile-canvases.js', '/js/time.js',
   '/js/course-api.js', '/js/course-choice.js', '/js/course-screen.js', '/js/course-switch.js', '/js/courses-screen.js',
   '/js/join-course.js', '/js/qr-code.js', '/js/section-tabs.js', '/js/class-hours.js', '/js/embed.js', '/js/reported-pins.js', '/js/audit-log.js',
-  '/js/launch-session.js', '/js/token-event-source.js',
+  '/js/launch-session.js', '/js/token-event-source.js', '/js/lti-admin.js',
 ];
 // Answers worth showing offline: who is logged in, and the posts.
 const DATA_PATHS = ['/v1/me', '/v1/StudentLocation'];

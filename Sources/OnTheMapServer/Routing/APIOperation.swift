@@ -31,6 +31,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     case adminLocations, adminChangeLocation, adminDeleteLocation
     case adminReports, adminDismissReports
     case adminAudit, adminExport
+    /// The learning platforms registered for LTI 1.3, from the admin area.
+    case adminLTI, adminAddPlatform, adminAddDeployment, adminRemovePlatform, adminRotateToolKey
 
     case startSignIn, finishSignIn
 
@@ -63,7 +65,8 @@ enum APIOperation: String, CaseIterable, Sendable {
              .courseReports, .courseApprovals, .courseChangeLocation, .courseDismissReports, .courseAudit, .courseExport, .myCourses,
              .createCourse: .session
         case .adminAccounts, .adminChangeAccount, .adminPasswordReset, .adminLocations, .adminChangeLocation, .adminDeleteLocation,
-             .adminReports, .adminDismissReports, .adminAudit, .adminExport: .admin
+             .adminReports, .adminDismissReports, .adminAudit, .adminExport, .adminLTI, .adminAddPlatform, .adminAddDeployment,
+             .adminRemovePlatform, .adminRotateToolKey: .admin
         default: .anyone
         }
     }
@@ -110,6 +113,9 @@ enum APIOperation: String, CaseIterable, Sendable {
             .adminDeleteLocation: (.delete, "/v1/admin/locations/:objectId"),
             .adminReports: (.get, "/v1/admin/reports"), .adminDismissReports: (.post, "/v1/admin/reports/:objectId/dismiss"),
             .adminAudit: (.get, "/v1/admin/audit"), .adminExport: (.get, "/v1/admin/export"),
+            .adminLTI: (.get, "/v1/admin/lti"), .adminAddPlatform: (.post, "/v1/admin/lti/platforms"),
+            .adminAddDeployment: (.post, "/v1/admin/lti/platforms/:id/deployments"), .adminRemovePlatform: (.delete, "/v1/admin/lti/platforms/:id"),
+            .adminRotateToolKey: (.post, "/v1/admin/lti/keys"),
             .startSignIn: (.get, "/v1/oidc/:provider/start"), .finishSignIn: (.get, "/v1/oidc/:provider/callback"),
             .courseShow: (.get, "/v1/course"), .courseChange: (.patch, "/v1/course"), .courseDelete: (.delete, "/v1/course"), .courseInvite: (.post, "/v1/course/invite"),
             .courseJoin: (.post, "/v1/course/join"), .courseMembers: (.get, "/v1/course/members"),

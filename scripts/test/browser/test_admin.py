@@ -67,6 +67,68 @@ class AdminSteps:
         self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#admin-content .admin-item")) == 1)
 
 
+class LearningPlatforms(AdminSteps, BrowserTest):
+    """The admin registers a learning platform (LTI 1.3) in the admin area, as `onthemap lti` does:
+    a value the server refuses is named, the platform is listed, gets another deployment, the tool's
+    key is replaced and the platform removed, each in the log. (Launches from a real platform are
+    make lti-test's.)"""
+    own_server = True
+    admin = "lti.admin@example.com"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.add_admin(cls.admin, "Mary", "Jackson")
+
+    def platform_item(self, text):
+        return self.wait.until(lambda d: next((item for item in d.find_elements(By.CSS_SELECTOR, "#lti-platforms .admin-item")
+                                               if text in item.text), None))
+
+    def test_the_admin_registers_a_platform_and_removes_it(self):
+        self.open_app()
+        self.log_in(self.admin)
+        self.wait_for_map()
+        self.driver.get(self.server.base + "/#/admin/platforms")
+        self.open_section("platforms")
+        # This server has no --public-url: the values a platform asks for need one.
+        self.assertIn("--public-url", self.by_id("admin-content").text)
+        values = {"name": "Moodle at Example", "issuer": "https://moodle.example.edu", "clientId": "abc123", "deploymentIds": "1",
+                  "authorizationUrl": "https://moodle.example.edu/mod/lti/auth.php", "jwksUrl": "http://moodle.example.edu/mod/lti/certs.php",
+                  "tokenUrl": "https://moodle.example.edu/mod/lti/token.php"}
+        for name, value in values.items():
+            self.type_into(f"lti-{name}", value)
+        self.by_id("lti-add-platform").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.status("must start with https://")
+        self.assertEqual(self.server.call("GET", "/lti/jwks")[0], 200)
+        self.by_id("lti-jwksUrl").clear()
+        self.type_into("lti-jwksUrl", "https://moodle.example.edu/mod/lti/certs.php")
+        self.by_id("lti-add-platform").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.status("Moodle at Example is registered")
+        self.assertIn("Client ID abc123 · deployments 1", self.platform_item("Moodle at Example").text)
+        self.screenshot("admin-platforms")
+        self.axe("admin platforms")
+
+        field = self.platform_item("Moodle at Example").find_element(By.CSS_SELECTOR, "input[name=deploymentId]")
+        field.send_keys("2", Keys.ENTER)
+        self.status("Deployment added to Moodle at Example")
+        self.wait.until(lambda d: "deployments 1, 2" in self.platform_item("Moodle at Example").text)
+
+        signing = self.by_id("lti-keys").text
+        self.by_id("admin-content").find_elements(By.XPATH, "//button[text()='Make a new signing key']")[0].click()
+        self.wait.until(lambda d: d.find_elements(By.XPATH, "//button[text()='Press again to replace the key']"))[0].click()
+        self.status("A new key signs now")
+        self.wait.until(lambda d: d.find_element(By.ID, "lti-keys").text != signing and "replaced" in d.find_element(By.ID, "lti-keys").text)
+
+        remove = self.platform_item("Moodle at Example").find_element(By.XPATH, ".//button[text()='Remove']")
+        remove.click()
+        self.platform_item("Moodle at Example").find_element(By.XPATH, ".//button[text()='Press again: its launches stop']").click()
+        self.status("Moodle at Example was removed")
+        self.wait.until(lambda d: "No learning platform is registered yet." in d.find_element(By.ID, "admin-content").text)
+        self.open_section("log")
+        for words in ("registered a learning platform", "added a deployment", "made a new signing key", "removed a learning platform"):
+            self.wait.until(lambda d: words in d.find_element(By.ID, "admin-content").text)
+
+
 class AdminArea(AdminSteps, BrowserTest):
     """A teacher (admin, made with `onthemap user add --admin`) and two students."""
     own_server = True

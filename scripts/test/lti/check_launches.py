@@ -351,6 +351,55 @@ def frame_launch():
            f"the tool's / may be framed: {root_policy!r}")
 
 
+def course_page(browser, user):
+    """`user` on the platform's course page, switched into the tool's frame."""
+    browser.get(issuer + "/test/course?" + urllib.parse.urlencode({"user": user, "context": GEO}))
+    browser.switch_to.frame(WebDriverWait(browser, 15).until(lambda d: d.find_element(By.ID, "tool-frame")))
+
+
+def frame_reload_and_window():
+    """Third-party cookies blocked: Open in a new window opens the map signed in, in a window of
+    its own (the frame's session made that window's cookies); the launch's page gave itself an
+    address that loads again without posting the launch twice, and goes on signed in (the frame's
+    storage is the platform page's own partition); after Log out in the frame, the frame says to
+    open the map from the course, and so it does when loaded again."""
+    fresh_browser()
+    course_page(driver, "lea")
+    try:
+        shown_map(GEO_TITLE, framed=True)
+        address = driver.execute_script("return location.href")
+        expect("/lti/launch?frame=" in address, f"the frame's page is at {address}")
+        before = driver.window_handles
+        button = wait.until(lambda d: d.find_element(By.ID, "launch-window-button"))
+        expect(button.is_displayed(), "no Open in a new window button in the frame")
+        button.click()
+        WebDriverWait(driver, 10).until(lambda d: len(d.window_handles) > len(before))
+        opener = driver.current_window_handle
+        driver.switch_to.window(next(handle for handle in driver.window_handles if handle not in before))
+        _, me = shown_map(GEO_TITLE)
+        expect(me["account"]["firstName"] == "Lea", f"the new window is signed in as {me['account']}")
+        screenshot("new-window")
+        driver.close()
+        driver.switch_to.window(opener)
+        driver.switch_to.frame(wait.until(lambda d: d.find_element(By.ID, "tool-frame")))
+        driver.execute_script("window.beforeReload = true; location.reload()")
+        try:
+            wait.until(lambda d: d.execute_script("return !window.beforeReload") and d.execute_script(APP_READY))
+        except TimeoutException:
+            raise CheckFailed(f"the frame loaded again is not the map signed in {page_summary()}") from None
+        wait.until(lambda d: d.find_element(By.ID, "logout-button")).click()
+        ended = "return (e => e && !e.hidden && e.getClientRects().length > 0)(document.getElementById('launch-ended-screen'))"
+        try:
+            wait.until(lambda d: d.execute_script(ended))
+            driver.execute_script("window.beforeReload = true; location.reload()")
+            wait.until(lambda d: d.execute_script("return !window.beforeReload") and d.execute_script(ended))
+        except TimeoutException:
+            raise CheckFailed(f"logged out in the frame, it does not say to open the map from the course {page_summary()}") from None
+        expect("Open the map again from your course" in driver.find_element(By.ID, "launch-ended-screen").text, "the ended screen's words")
+    finally:
+        driver.switch_to.default_content()
+
+
 def deep_linking():
     """Ines adds the map to her platform course by deep linking, choosing the course; Lea's launch
     of the new link opens that course's map."""
@@ -487,6 +536,8 @@ try:
     refused("a launch without a context is refused", "Open On The Map from a course", broken="no-context", **refusal)
     check("the learner's launch in the platform's course page frame opens the map signed in, third-party cookies blocked",
           frame_launch, "frame")
+    check("in the frame: Open in a new window opens the map signed in; loaded again it goes on; logged out, it says to open the map from the course",
+          frame_reload_and_window)
     check("the instructor picks the course in the tool's picker; the platform's new link opens it for a learner", deep_linking, "deep-linking")
     check("with grading on, the learner's post is scored 1/1 at the platform", grades, "ags")
     check("the roster lists the platform's class list: who never launched, not posted", roster, "nrps")

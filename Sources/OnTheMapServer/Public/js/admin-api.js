@@ -21,4 +21,9 @@ export const adminApi = {
   dismissReports: (objectId) => request('POST', `/v1/admin/reports/${id(objectId)}/dismiss`),
   audit: () => request('GET', '/v1/admin/audit?limit=200').then((body) => body.results),
   exportURL: (format) => `/v1/admin/export?format=${format}`,
+  lti: () => request('GET', '/v1/admin/lti'),
+  addPlatform: (fields) => request('POST', '/v1/admin/lti/platforms', { body: fields }),
+  addDeployment: (platform, deploymentId) => request('POST', `/v1/admin/lti/platforms/${platform}/deployments`, { body: { deploymentId } }),
+  removePlatform: (platform) => request('DELETE', `/v1/admin/lti/platforms/${platform}`),
+  rotateToolKey: () => request('POST', '/v1/admin/lti/keys'),
 };

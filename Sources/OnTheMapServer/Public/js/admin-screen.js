@@ -1,5 +1,5 @@
-// The admin area (#/admin/reports, …/posts, …/accounts, …/log): reports to act on, every post,
-// every account, and the audit log, for accounts with the admin flag. Every action goes through
+// The admin area (#/admin/reports, …/posts, …/accounts, …/platforms, …/log): reports to act on,
+// every post, every account, the learning platforms (lti-admin.js), and the audit log, for accounts with the admin flag. Every action goes through
 // the API (admin-api.js), which audits it; the screen shows the result, or why it failed. An
 // account change the server refuses until the admin types their password again asks for it
 // (password-prompt.js) and is then made.
@@ -8,13 +8,14 @@ import { auditTable, when } from './audit-log.js';
 import { errorMessage, hasPassword } from './api.js';
 import { el } from './dom.js';
 import { msg, setText, t } from './i18n.js';
+import { platformsSection } from './lti-admin.js';
 import { askForPassword } from './password-prompt.js';
 import { displayName } from './people.js';
 import { hideOrShow, pinSummary, reportedPins } from './reported-pins.js';
 import { actionButton, selectSectionTab, wireSectionTabs } from './section-tabs.js';
 
 const byId = (id) => document.getElementById(id);
-export const adminSections = ['reports', 'posts', 'accounts', 'log'];
+export const adminSections = ['reports', 'posts', 'accounts', 'platforms', 'log'];
 
 /** How long an admin's password reset link works (AdminService: 72 hours). */
 const RESET_LINK_HOURS = 72;
@@ -47,7 +48,8 @@ export class AdminScreen {
     content.setAttribute('aria-busy', 'true');
     try {
       const render = {
-        reports: () => this.reports(), posts: () => this.posts(), accounts: () => this.accounts(), log: () => this.log(),
+        reports: () => this.reports(), posts: () => this.posts(), accounts: () => this.accounts(), platforms: () => platformsSection(this),
+        log: () => this.log(),
       }[this.section];
       content.replaceChildren(...await render());
       content.dataset.section = this.section;

@@ -30,6 +30,16 @@ export const VALIDATION_KEYS = {
   title: 'error.validation.courseTitle',
   list: 'error.validation.classList',
   confirm: 'error.validation.confirmCourse',
+  // A learning platform's registration (LTI) and a course's grading through it.
+  issuer: 'error.validation.platform',
+  clientId: 'error.validation.platform',
+  deploymentIds: 'error.validation.platform',
+  deploymentId: 'error.validation.platform',
+  name: 'error.validation.platform',
+  authorizationUrl: 'error.validation.platformURL',
+  jwksUrl: 'error.validation.platformURL',
+  tokenUrl: 'error.validation.platformURL',
+  gradePosting: 'error.validation.gradePosting',
   'udacity.username': 'login.missing',
   'udacity.password': 'login.missing',
 };

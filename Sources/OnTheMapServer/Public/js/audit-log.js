@@ -12,6 +12,8 @@ const actionKeys = {
   'revoke-admin': 'admin.action.revokeAdmin', 'issue-password-reset': 'admin.action.issuePasswordReset', 'dismiss-reports': 'admin.action.dismissReports',
   'create-course': 'admin.action.createCourse', 'change-course': 'admin.action.changeCourse', 'delete-course': 'admin.action.deleteCourse',
   'change-invite': 'admin.action.changeInvite', 'add-members': 'admin.action.addMembers', 'remove-member': 'admin.action.removeMember',
+  'add-lti-platform': 'admin.action.addPlatform', 'add-lti-deployment': 'admin.action.addDeployment',
+  'remove-lti-platform': 'admin.action.removePlatform', 'rotate-lti-key': 'admin.action.rotateToolKey',
 };
 
 /** "24 Nov 2026, 14:05": dates in the admin area are read, not compared. */
