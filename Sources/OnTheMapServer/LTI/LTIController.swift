@@ -90,6 +90,11 @@ struct LTIController: Sendable {
             return LTIPage.returnToPlatform(answer)
         } catch let failure as LTILaunchFailure {
             return await refusal(.init(failure: failure, platform: nil), launches: launches, logger: context.logger)
+        } catch let refusal as APIError where refusal.status < 500 {
+            // A title the course rules refuse: said on a page, as everything in the platform's frame is.
+            return LTIPage.page(
+                title: "The map could not be made", refusal,
+                frameAncestors: await launches.frameAncestors(for: .init(failure: .expired, platform: nil)))
         }
     }
 

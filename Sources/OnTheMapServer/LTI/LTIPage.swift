@@ -28,8 +28,10 @@ enum LTIPage {
 
     static var notSetUp: Response { page(title: "LTI is not set up on this server", .ltiNotSetUp) }
 
-    static func page(title: String, _ error: APIError) -> Response {
-        html(title: title, status: HTTPResponse.Status(code: error.status), body: "<p>\(escaped(error.message))</p>")
+    static func page(title: String, _ error: APIError, frameAncestors: String? = nil) -> Response {
+        var answer = html(title: title, status: HTTPResponse.Status(code: error.status), body: "<p>\(escaped(error.message))</p>")
+        if let frameAncestors { answer.headers[.contentSecurityPolicy] = ContentSecurityPolicy.header(tiles: nil, frameAncestors: frameAncestors) }
+        return answer
     }
 
     /// The Deep Linking picker: a new map for the platform's course (first, so that Enter in its
