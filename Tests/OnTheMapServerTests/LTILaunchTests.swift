@@ -302,7 +302,11 @@ import Testing
             #expect(landed.status == .ok)
             #expect(try Self.launchSession(in: landed).course == "geo-100")
             // A mark written by hand opens nothing but the platform course's own map.
-            let forged = try await learnerLaunch([LTILaunchService.courseParameter: "someone-elses", LTILaunchService.markParameter: "0"], sub: "learner-2")
+            let elsewhere = try #require(try await server.store.course(slug: CourseSlug(rawValue: "someone-elses")!))
+            let forged = try await learnerLaunch([
+                LTILaunchService.courseParameter: "someone-elses", LTILaunchService.mapParameter: String(elsewhere.id.rawValue),
+                LTILaunchService.markParameter: "0",
+            ], sub: "learner-2")
             #expect(try Self.launchSession(in: forged).course == "geo-100")
             // The link copied into another platform course: that course has no map yet.
             let copied = try await learnerLaunch(item.custom, sub: "learner-3", context: "ctx-copy")
@@ -315,6 +319,13 @@ import Testing
             #expect(try await server.send(.post, "/lti/deep-link", body: create, headers: form).status == .ok)
             let trip = try #require(try await server.store.course(slug: CourseSlug(rawValue: "field-trip-lisbon")!))
             #expect(trip.title == "Field trip: Lisbon")
+
+            // The chosen map deleted, and another made at its address: the old link does not open it.
+            #expect(try await server.store.deleteCourse(geo100.id))
+            _ = try await server.store.createCourse(
+                slug: CourseSlug(rawValue: "geo-100")!, title: "A squatter's map", instructorKey: other.key, now: 0, audit: nil)
+            let squatted = try await learnerLaunch(item.custom, sub: "learner-4")
+            #expect(squatted.status == .notFound && squatted.text.contains("has not set up this map"))
         }
     }
 
@@ -326,8 +337,18 @@ import Testing
             ("Instructor", true),
             ("http://purl.imsglobal.org/vocab/lis/v2/membership#Learner", false),
             ("http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor", false),
+            // Teaching somewhere on the platform (Canvas sends it to anyone with a teacher enrolment) is not teaching here.
+            ("http://purl.imsglobal.org/vocab/lis/v2/institution/person#Instructor", false),
+            ("http://purl.imsglobal.org/vocab/lis/v2/system/person#Administrator", true),
+            ("urn:lti:role:ims/lis/Instructor", true),
+            ("urn:lti:instrole:ims/lis/Instructor", false),
         ]
         for (role, teaches) in roles { #expect(Self.message(nonce: "n", roles: [role]).teaches == teaches, "\(role)") }
+        // Canvas's roles for a learner of this course who teaches another.
+        let canvasLearner = ["http://purl.imsglobal.org/vocab/lis/v2/institution/person#Instructor",
+                             "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Student",
+                             "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner", "http://purl.imsglobal.org/vocab/lis/v2/system/person#User"]
+        #expect(!Self.message(nonce: "n", roles: canvasLearner).teaches)
         #expect(LTILaunchService.slug(from: "CS 101: Spring — Café") == "cs-101-spring-cafe")
         #expect(LTILaunchService.slug(from: "数学") == "course")
     }

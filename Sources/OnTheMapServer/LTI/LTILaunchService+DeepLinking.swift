@@ -5,16 +5,19 @@ import OnTheMapStore
 
 /// Deep Linking 2.0: an instructor adding the tool to a module of the platform's course picks one
 /// of the maps they teach, or makes one, and the platform receives a signed link to it (an
-/// `ltiResourceLink` content item). The link's custom parameters name the map, with a mark made
-/// under the server's secret for that platform course, so that a launch of the link opens that
+/// `ltiResourceLink` content item). The link's custom parameters name the map by its id (never
+/// reused: a map deleted and another made at its address is another map), with a mark made under
+/// the server's secret for that map and platform course, so that a launch of the link opens that
 /// map, and a link whose parameters were written by hand, or copied into another platform course,
 /// opens the platform course's own map instead (a course copied for next term gets a map of its own).
 extension LTILaunchService {
     /// How long the instructor has between the platform's request and their choice.
     static let deepLinkingLifetimeMillis: Int64 = 60 * 60 * 1000
 
-    /// The custom parameters of a link the tool made: the map's slug, and its mark.
+    /// The custom parameters of a link the tool made: the map's address (for people reading the
+    /// platform's settings), its id, and the mark.
     static let courseParameter = "onthemap_course"
+    static let mapParameter = "onthemap_map"
     static let markParameter = "onthemap_link"
 
     /// The platform's request as the picker page carries it, sealed under the server's secret:
@@ -98,19 +101,22 @@ extension LTILaunchService {
             deploymentID: request.deployment, data: request.data,
             contentItems: [.init(
                 title: course.title, text: "Put yourself on the class map.", url: origin + LTIPaths.launch,
-                custom: [Self.courseParameter: course.slug.rawValue, Self.markParameter: mark(course.slug, platform: platform.id, context: request.context)])])
+                custom: [
+                    Self.courseParameter: course.slug.rawValue, Self.mapParameter: String(course.id.rawValue),
+                    Self.markParameter: mark(course.id, platform: platform.id, context: request.context),
+                ])])
         return DeepLinkingAnswer(returnURL: request.returnURL, jwt: try await toolKeys.sign(answer), frameAncestors: request.frameAncestors)
     }
 
     /// The map a launched link names, when its mark holds for this platform course and the map is there.
     func deepLinkedCourse(_ custom: LTICustom?, context: LTIMessage.Context, platform: LTIPlatform) async throws -> Course? {
-        guard let slug = custom?[Self.courseParameter].flatMap(CourseSlug.init(rawValue:)), let given = custom?[Self.markParameter],
-              ConstantTime.equal(given, mark(slug, platform: platform.id, context: context.id)) else { return nil }
-        return try await store.course(slug: slug)
+        guard let id = custom?[Self.mapParameter].flatMap(Int64.init).map(CourseID.init(rawValue:)), let given = custom?[Self.markParameter],
+              ConstantTime.equal(given, mark(id, platform: platform.id, context: context.id)) else { return nil }
+        return try await store.course(id: id)
     }
 
-    private func mark(_ slug: CourseSlug, platform: Int64, context: String) -> String {
-        String(secret.hex("lti course link", [Array(String(platform).utf8), Array(context.utf8), Array(slug.rawValue.utf8)]).prefix(32))
+    private func mark(_ course: CourseID, platform: Int64, context: String) -> String {
+        String(secret.hex("lti course link", [Array(String(platform).utf8), Array(context.utf8), Array(String(course.rawValue).utf8)]).prefix(32))
     }
 
     private func seal(_ request: DeepLinkingRequest) throws -> String {

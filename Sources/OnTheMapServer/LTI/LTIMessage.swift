@@ -144,18 +144,34 @@ struct LTIMessage: JWTIdentityToken {
     var teaches: Bool { LTIRoles.teach(roles ?? []) }
 }
 
-/// Who teaches a platform course: an instructor, a teaching assistant or an administrator of it
-/// or of the platform (LTI Core A.2), in a launch's roles or a member list's; else a learner.
+/// Who teaches a platform course (LTI Core A.2): an Instructor, a TeachingAssistant (an
+/// Instructor sub-role) or an Administrator *of this course* (a context role, or LTI 1.1's short
+/// name), or an administrator of the whole platform or institution. An institution role such as
+/// `institution/person#Instructor` says only that the person teaches somewhere (Canvas sends it to
+/// anyone with a teacher enrolment anywhere): a learner here who teaches elsewhere stays a learner.
 enum LTIRoles {
     static func teach(_ roles: [String]) -> Bool {
-        let teaching = ["Instructor", "TeachingAssistant", "Administrator"]
-        return roles.contains { role in
-            // Full URIs (…/membership#Instructor, …/institution/person#Administrator), the
-            // sub-roles (…/membership/Instructor#TeachingAssistant) and LTI 1.1's short names.
-            let name = role.split(whereSeparator: { $0 == "#" || $0 == "/" }).last.map(String.init) ?? role
-            return teaching.contains(name)
+        roles.contains { role in
+            if platformAdministrators.contains(role) { return true }
+            let name: Substring
+            if let prefix = contextRoles.first(where: role.hasPrefix) {
+                name = role.dropFirst(prefix.count).split(whereSeparator: { $0 == "#" || $0 == "/" }).last ?? ""
+            } else if !role.contains("/"), !role.contains("#"), !role.contains(":") {
+                name = Substring(role)
+            } else {
+                return false
+            }
+            return ["Instructor", "TeachingAssistant", "Administrator"].contains(String(name))
         }
     }
+
+    /// Context roles: LTI 1.3's, and LTI 1.1's URNs that some platforms still send (`urn:lti:instrole:`
+    /// ones are institution roles, and do not count).
+    private static let contextRoles = ["http://purl.imsglobal.org/vocab/lis/v2/membership", "urn:lti:role:ims/lis/"]
+    private static let platformAdministrators: Set<String> = [
+        "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator",
+        "http://purl.imsglobal.org/vocab/lis/v2/system/person#Administrator",
+    ]
 }
 
 /// Why a launch from a platform did not open a map. Each is shown as a page that says what to do;

@@ -40,7 +40,7 @@ struct LTIRoster: Sendable {
             guard let platform = try await store.platform(id: link.platformID), let url = link.membershipsURL else { continue }
             let members: [Member]
             do {
-                members = try await lists.members(at: url) { try await read(url, platform: platform) }
+                members = try await lists.members(at: url, of: platform.id) { try await read(url, platform: platform) }
             } catch {
                 logger.notice("LTI member list unavailable", metadata: ["platform": .stringConvertible(platform.id), "reason": .string("\(error)")])
                 unavailable.append(platform.name)
@@ -107,6 +107,7 @@ struct LTIRoster: Sendable {
 
     /// Member lists as read lately, by URL.
     actor ListCache {
+        /// By platform and URL: one platform's list is never another's answer.
         private var lists: [String: (members: [Member], readAt: Date)] = [:]
         let lifetime: TimeInterval
 
@@ -114,7 +115,8 @@ struct LTIRoster: Sendable {
             self.lifetime = lifetime
         }
 
-        func members(at url: String, read: @Sendable () async throws -> [Member]) async throws -> [Member] {
+        func members(at url: String, of platform: Int64, read: @Sendable () async throws -> [Member]) async throws -> [Member] {
+            let url = "\(platform) \(url)"
             if let kept = lists[url], Date().timeIntervalSince(kept.readAt) < lifetime { return kept.members }
             let members = try await read()
             // A few dozen courses' lists at most are kept; the oldest go first.
