@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func anInstructorsFirstLaunchMakesTheCourseAndALearnerJoinsIt() async throws {
-        try await Self.withPlatform { server, _, key in
+        try await Self.withPlatform { server, platform, key in
             let (state, nonce) = try await Self.initiate(server)
             let answer = try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: state)
             #expect(answer.status == .ok)
@@ -80,7 +80,10 @@ import Testing
             let course = try #require(try await server.store.course(slug: CourseSlug(rawValue: "geo-101")!))
             #expect(course.title == "Geography 101")
             let teacher = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "user-1"))
-            #expect(teacher.email == "user-1@example.edu" && teacher.firstName == "Tess")
+            #expect(teacher.firstName == "Tess")
+            // The platform's email is what its user typed: kept on the link, never the account's.
+            #expect(teacher.email == LTILaunchService.placeholderEmail(subject: "user-1", platform: platform))
+            #expect(try await server.store.identities(accountKey: teacher.key).first?.email == "user-1@example.edu")
             #expect(try await server.store.role(of: teacher.key, in: course.id) == .instructor)
 
             // The same launch again: its state is used.
@@ -92,6 +95,9 @@ import Testing
             #expect(try await Self.launch(server, token: try await Self.sign(learner, with: key), state: learnerState).status == .ok)
             let student = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "user-2"))
             #expect(try await server.store.role(of: student.key, in: course.id) == .student)
+            // Their instructor sees the email the platform shares beside their name.
+            let roster = try await server.send(.get, "/c/geo-101/v1/course/members", headers: [.authorization: "Bearer \(session.token ?? "")"])
+            #expect(roster.status == .ok && roster.text.contains("user-2@example.edu"))
         }
     }
 
@@ -109,6 +115,20 @@ import Testing
             let (again, nonceAgain) = try await Self.initiate(server)
             #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonceAgain), with: key), state: again).status == .ok)
             #expect(try await server.store.allAccounts().count == 2)
+
+            // A class list waiting for an address (an instructor's, here) is not claimed by a
+            // launch whose platform profile says that address is theirs.
+            let staff = try #require(try await server.store.course(id: .default))
+            _ = try await server.store.addPendingMember(email: "dean@example.edu", to: staff.id, role: .instructor, now: 0)
+            let (deanState, deanNonce) = try await Self.initiate(server, hint: "mallory")
+            let claiming = Self.message(nonce: deanNonce, sub: "mallory", roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"]) {
+                $0.email = "dean@example.edu"
+            }
+            #expect(try await Self.launch(server, token: try await Self.sign(claiming, with: key), state: deanState).status == .ok)
+            let mallory = try #require(try await server.store.account(provider: LTILaunchService.identityProvider(issuer: Self.issuer), subject: "mallory"))
+            #expect(mallory.email != "dean@example.edu")
+            #expect(try await server.store.role(of: mallory.key, in: staff.id) != .instructor)
+            #expect(try await server.store.pendingMembers(of: staff.id).map(\.email) == ["dean@example.edu"])
         }
     }
 

@@ -98,7 +98,8 @@ struct CourseController: Sendable {
             guard case .ready(let geocoder) = geocoder.current else { return nil }
             return geocoder.timeZone(near: pin.location.latitude, pin.location.longitude)
         }
-        var roster = RosterBody(try await service.roster(of: course), waiting: try await service.waiting(for: course), timeZone: timeZone)
+        let members = try await self.roster.shownEmails(try await service.roster(of: course))
+        var roster = RosterBody(members, waiting: try await service.waiting(for: course), timeZone: timeZone)
         roster.platform = Nullable(try await self.roster.notMembers(of: course.id).map(RosterBody.PlatformBody.init))
         return try JSONResponse.make(roster)
     }

@@ -156,46 +156,41 @@ struct LTILaunchService: Sendable {
             frameAncestors: LTIFrame.ancestors(platform: platform, returnURL: message.launchPresentation?.returnURL)))
     }
 
-    /// The account linked to this person at this platform; else a new account, linked, named and
-    /// addressed from the claims. An account that already has the platform's email is not taken
-    /// over: many platforms let their users change their email, so a launch saying it is theirs
-    /// proves nothing here (a server admin's address, say); the new account gets an address of its
-    /// own instead.
+    /// The account linked to this person at this platform; else a new account, linked, named
+    /// from the claims. Its email is an address of its own that can receive nothing: the email a
+    /// platform sends is what its user typed in their profile, checked by nobody, so it must not
+    /// find an account, join the class lists waiting for that address, or be found later by a
+    /// provider's verified sign-in. The platform's email is kept on the link, and shown to the
+    /// person's instructors beside their name (`LTIRoster.shownEmails`).
     func account(for message: LTIMessage, platform: LTIPlatform) async throws -> Account {
         let provider = Self.identityProvider(issuer: platform.issuer)
         let subject = message.subject?.value ?? ""
-        let now = clock.nowMillis()
-        let placeholder = Self.placeholderEmail(subject: subject, platform: platform)
-        var email = message.email.flatMap { try? Validation.email($0) } ?? placeholder
-        for _ in 0..<5 {
+        let email = Self.placeholderEmail(subject: subject, platform: platform)
+        let shared = message.email.flatMap { try? Validation.email($0) } ?? email
+        for _ in 0..<3 {
             // Asked again each time: a launch of the same person at this moment may have made it.
             if let linked = try await store.account(provider: provider, subject: subject) { return linked }
-            if email != placeholder, try await store.account(email: email) != nil {
-                email = placeholder
-                continue
-            }
             let first = Validation.nameFromElsewhere(message.givenName), last = Validation.nameFromElsewhere(message.familyName)
             let full = Validation.nameFromElsewhere(message.name)
             let account = Account(
                 key: Identifiers.accountKey(), email: email, firstName: first.isEmpty ? (full.isEmpty ? "Student" : full) : first, lastName: last,
-                passwordHash: Account.noPassword, isAdmin: false, createdAt: now)
+                passwordHash: Account.noPassword, isAdmin: false, createdAt: clock.nowMillis())
             do {
                 try await store.insertAccount(account, linkedTo: ExternalIdentity(
-                    provider: provider, subject: subject, accountKey: account.key, email: email, linkedAt: now))
+                    provider: provider, subject: subject, accountKey: account.key, email: shared, linkedAt: account.createdAt))
                 return account
             } catch StoreError.emailTaken, StoreError.keyTaken {
+                // The same person's account, made by that other launch: found next time round.
                 continue
-            } catch {
-                // The same person's link made by that other launch, most likely: taken next time round.
-                if try await store.account(provider: provider, subject: subject) != nil { continue }
-                throw error
             }
         }
         throw StoreError.keyTaken
     }
 
-    /// An address for a person the platform gives no email for: theirs alone, and one that can
-    /// never receive mail (RFC 2606's `.invalid`).
+    /// A launched person's address: theirs alone, and one that can never receive mail (RFC 2606's
+    /// `.invalid`).
+    static let placeholderSuffix = ".invalid"
+
     static func placeholderEmail(subject: String, platform: LTIPlatform) -> String {
         let digest = SHA256.hash(data: Array("\(platform.issuer)\n\(subject)".utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         return "lti-\(digest)@platform-\(platform.id).invalid"

@@ -56,6 +56,19 @@ struct LTIRoster: Sendable {
         return Listed(people: people.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }, unavailable: unavailable)
     }
 
+    /// The members as their instructors see them: a launched person's account has an address of
+    /// its own (`LTILaunchService.account`), so the email their platform shares is shown instead.
+    func shownEmails(_ members: [CourseMember]) async throws -> [CourseMember] {
+        var shown = members
+        for index in shown.indices where shown[index].account.email.hasSuffix(LTILaunchService.placeholderSuffix) {
+            let links = try await store.identities(accountKey: shown[index].account.key)
+            if let shared = links.first(where: { $0.provider.hasPrefix("lti ") && !$0.email.hasSuffix(LTILaunchService.placeholderSuffix) }) {
+                shown[index].account.email = shared.email
+            }
+        }
+        return shown
+    }
+
     /// Every page of a member list (at most `maxPages`: a course of many thousands is listed in part).
     private func read(_ url: String, platform: LTIPlatform) async throws -> [Member] {
         var members: [Member] = [], next: String? = url
