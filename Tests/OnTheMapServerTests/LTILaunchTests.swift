@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import JWTKit
+import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapModel
 @testable import OnTheMapServer
@@ -39,8 +40,15 @@ import Testing
         #expect(location.host == "127.0.0.1" && location.path == "/authorize")
         #expect(query["client_id"] == clientID && query["redirect_uri"] == "https://map.example.org/lti/launch" && query["login_hint"] == hint)
         #expect(query["response_type"] == "id_token" && query["response_mode"] == "form_post" && query["scope"] == "openid")
-        return (try #require(query["state"]), try #require(query["nonce"]))
+        let state = try #require(query["state"])
+        // The cookie that ties the launch to this browser (`LTIBrowserBinding`), as a browser keeps it.
+        let binding = try #require(answer.setCookies.first { $0.key.hasPrefix("otm_lti_") })
+        browser.withLockedValue { $0[state] = "\(binding.key)=\(binding.value)" }
+        return (state, try #require(query["nonce"]))
     }
+
+    /// The binding cookies the "browser" holds, by state.
+    static let browser = NIOLockedValueBox<[String: String]>([:])
 
     static func message(
         nonce: String, sub: String? = "user-1", roles: [String] = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"],
@@ -63,9 +71,11 @@ import Testing
         return try await signer.sign(message, kid: JWKIdentifier(string: key.kid))
     }
 
-    static func launch(_ server: TestServer, token: String, state: String) async throws -> TestResponse {
+    static func launch(_ server: TestServer, token: String, state: String, fromThisBrowser: Bool = true) async throws -> TestResponse {
         let form = ProviderHTTP.form([("id_token", token), ("state", state)])
-        return try await server.send(.post, "/lti/launch", body: form, headers: [.contentType: "application/x-www-form-urlencoded"])
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if fromThisBrowser, let cookie = browser.withLockedValue({ $0[state] }) { headers[.cookie] = cookie }
+        return try await server.send(.post, "/lti/launch", body: form, headers: headers)
     }
 
     @Test func anInstructorsFirstLaunchMakesTheCourseAndALearnerJoinsIt() async throws {
@@ -157,11 +167,16 @@ import Testing
                 #expect(answer.status == status, "\(name)")
                 #expect(answer.text.contains(words), "\(name): \(answer.text)")
                 #expect(answer.headers[.contentType] == "text/html; charset=utf-8", "\(name)")
-                #expect(answer.setCookies.isEmpty, "\(name)")
+                #expect(answer.setCookies.filter { !$0.value.isEmpty }.isEmpty, "\(name): nothing set but the used launch's cookie forgotten")
                 #expect(Self.frameAncestors(answer) == "https://lms.example.edu http://127.0.0.1:9", "\(name): shown in the platform's frame")
             }
             #expect(try await server.store.allAccounts().isEmpty, "no account was made")
             #expect(try await server.store.allCourses().count == 1, "no course was made")
+            // Another site posting someone's launch from a student's browser: the launch's cookie is not there.
+            let (stolen, stolenNonce) = try await Self.initiate(server)
+            let posted = try await Self.launch(server, token: try await Self.sign(Self.message(nonce: stolenNonce), with: key), state: stolen, fromThisBrowser: false)
+            #expect(posted.status == .badRequest && posted.text.contains("expired") && !posted.setCookies.keys.contains { $0.hasSuffix("otm_session") })
+            #expect(try await server.store.allAccounts().isEmpty, "no account was made")
             // A wrong state, and an unregistered platform.
             let (_, nonce) = try await Self.initiate(server)
             #expect(try await Self.launch(server, token: try await Self.sign(Self.message(nonce: nonce), with: key), state: "forged").status == .badRequest)
@@ -275,7 +290,7 @@ import Testing
             let picker = try await Self.launch(server, token: try await Self.sign(Self.deepLinking(Self.message(nonce: nonce)), with: key), state: state)
             #expect(picker.status == .ok && picker.text.contains("id=\"lti-deep-link\""))
             #expect(picker.text.contains("name=\"course\" value=\"geo-100\"") && picker.text.contains("value=\"Geography 101\""))
-            #expect(picker.setCookies.isEmpty, "the picker signs nobody in")
+            #expect(!picker.setCookies.keys.contains { $0.hasSuffix("otm_session") }, "the picker signs nobody in")
             #expect(Self.frameAncestors(picker) == "https://lms.example.edu http://127.0.0.1:9")
             let request = try Self.field("request", in: picker.text)
 

@@ -39,8 +39,10 @@ struct LTIController: Sendable {
         for (name, value) in QueryString.parse(request.uri.query) { parameters[name] = value }
         if request.method == .post { for (name, value) in try await Self.form(request) { parameters[name] = value } }
         do {
-            let url = try await launches.login(parameters, clientAddress: context.clientAddress)
-            return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "no-store", .contentLength: "0"])
+            let started = try await launches.login(parameters, clientAddress: context.clientAddress)
+            var response = Response(status: .found, headers: [.location: started.url.absoluteString, .cacheControl: "no-store", .contentLength: "0"])
+            response.setCookies([LTIBrowserBinding.cookie(state: started.state, secret: started.binding)])
+            return response
         } catch let refused as LTILaunchService.Refused {
             return await refusal(refused, launches: launches, logger: context.logger)
         } catch let refusal as APIError where refusal.status == 429 {
@@ -55,14 +57,19 @@ struct LTIController: Sendable {
     @Sendable func launch(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let launches else { return LTIPage.notSetUp }
         let form = Dictionary(try await Self.form(request), uniquingKeysWith: { first, _ in first })
+        let state = form["state"] ?? ""
+        var response: Response
         do {
-            switch try await launches.launch(idToken: form["id_token"] ?? "", state: form["state"] ?? "") {
-            case .map(let launched): return try opened(launched, request: request, launches: launches, logger: context.logger)
-            case .deepLinking(let choice): return LTIPage.picker(choice)
+            switch try await launches.launch(idToken: form["id_token"] ?? "", state: state, binding: LTIBrowserBinding.secret(in: request, state: state)) {
+            case .map(let launched): response = try opened(launched, request: request, launches: launches, logger: context.logger)
+            case .deepLinking(let choice): response = LTIPage.picker(choice)
             }
         } catch let refused as LTILaunchService.Refused {
-            return await refusal(refused, launches: launches, logger: context.logger)
+            response = await refusal(refused, launches: launches, logger: context.logger)
         }
+        // The state is used, whatever came of it: its cookie goes.
+        if LTIBrowserBinding.secret(in: request, state: state) != nil { response.setCookies([LTIBrowserBinding.forget(state: state)]) }
+        return response
     }
 
     private func opened(_ launched: LTILaunchService.Launched, request: Request, launches: LTILaunchService, logger: Logger) throws -> Response {

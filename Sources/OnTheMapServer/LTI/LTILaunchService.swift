@@ -34,8 +34,9 @@ struct LTILaunchService: Sendable {
 
     /// The platform's login initiation (`iss`, `login_hint`, `target_link_uri`, and perhaps
     /// `client_id`, `lti_message_hint`, `lti_deployment_id`): where to send the browser, the
-    /// platform's authorization endpoint with this launch's `state` and `nonce`. Throws `Refused`.
-    func login(_ parameters: [String: String], clientAddress: String) async throws -> URL {
+    /// platform's authorization endpoint with this launch's `state` and `nonce`, and the state and
+    /// the secret that ties the launch to this browser (`LTIBrowserBinding`). Throws `Refused`.
+    func login(_ parameters: [String: String], clientAddress: String) async throws -> (url: URL, state: String, binding: String) {
         try await starts.admit(clientAddress, tooMany: "launches from your network")
         guard let issuer = parameters["iss"], !issuer.isEmpty, let loginHint = parameters["login_hint"], !loginHint.isEmpty else {
             throw Refused(failure: .invalidMessage("the login initiation lacks iss or login_hint"), platform: nil)
@@ -50,11 +51,12 @@ struct LTILaunchService: Sendable {
         if let deployment = parameters["lti_deployment_id"], !deployment.isEmpty, !platform.deploymentIDs.contains(deployment) {
             throw Refused(failure: .unknownDeployment(deployment), platform: platform)
         }
-        let state = Identifiers.token(), nonce = Identifiers.token()
+        let state = Identifiers.token(), nonce = Identifiers.token(), binding = Identifiers.token()
         let now = clock.nowMillis()
+        // The binding's hash waits where an OpenID Connect login keeps its PKCE verifier.
         try await store.savePendingLogin(PendingExternalLogin(
-            stateHash: SessionToken.hash(state), provider: Self.provider(platform: platform.id), nonce: nonce, codeVerifier: "",
-            createdAt: now, expiresAt: now + Self.pendingLifetimeMillis))
+            stateHash: SessionToken.hash(state), provider: Self.provider(platform: platform.id), nonce: nonce,
+            codeVerifier: SessionToken.hash(binding), createdAt: now, expiresAt: now + Self.pendingLifetimeMillis))
         guard var components = URLComponents(string: platform.authorizationURL) else {
             throw Refused(failure: .platformUnavailable("unusable authorization URL \(platform.authorizationURL)"), platform: platform)
         }
@@ -67,7 +69,7 @@ struct LTILaunchService: Sendable {
         components.percentEncodedQuery = [components.percentEncodedQuery, ProviderHTTP.form(query)].compactMap { $0 }.filter { !$0.isEmpty }
             .joined(separator: "&")
         guard let url = components.url else { throw Refused(failure: .platformUnavailable("could not build the authorization URL"), platform: platform) }
-        return url
+        return (url, state, binding)
     }
 
     /// The registration an initiation names. Without a client id, the issuer's one registration.
@@ -102,13 +104,17 @@ struct LTILaunchService: Sendable {
         let platform: LTIPlatform?
     }
 
-    /// The launch the platform posted (`id_token`, `state`). Throws `Refused`.
-    func launch(idToken: String, state: String) async throws -> Outcome {
+    /// The launch the platform posted (`id_token`, `state`), with the secret the browser kept for
+    /// it (`LTIBrowserBinding`). Throws `Refused`.
+    func launch(idToken: String, state: String, binding: String?) async throws -> Outcome {
         guard !state.isEmpty, state.utf8.count <= 256, !idToken.isEmpty, idToken.utf8.count <= 64 * 1024 else { throw Refused(failure: .expired, platform: nil) }
         // Taken whatever comes next: a state is good for one launch, and with it its nonce.
         guard let pending = try await store.takePendingLogin(stateHash: SessionToken.hash(state), now: clock.nowMillis()),
               pending.provider.hasPrefix("lti:"), let id = Int64(pending.provider.dropFirst(4)),
               let platform = try await store.platform(id: id) else { throw Refused(failure: .expired, platform: nil) }
+        guard let binding, ConstantTime.equal(SessionToken.hash(binding), pending.codeVerifier) else {
+            throw Refused(failure: .otherBrowser, platform: platform)
+        }
         do {
             return try await launch(idToken: idToken, nonce: pending.nonce, platform: platform)
         } catch let failure as LTILaunchFailure {

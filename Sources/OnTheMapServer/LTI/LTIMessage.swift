@@ -181,6 +181,9 @@ enum LTILaunchFailure: Error, Equatable {
     case unknownPlatform(String)
     /// The launch's `state` is unknown, expired or used: the launch was replayed, or took too long.
     case expired
+    /// The launch came without the cookie its login initiation set (`LTIBrowserBinding`): posted
+    /// from another browser, or by another site.
+    case otherBrowser
     /// The id_token failed a check: signature, issuer, audience, time, nonce.
     case invalidToken(String)
     /// A deployment the operator did not register.
@@ -205,6 +208,7 @@ enum LTILaunchFailure: Error, Equatable {
         case .unknownPlatform(let detail), .invalidToken(let detail), .invalidMessage(let detail), .platformUnavailable(let detail): detail
         case .unknownDeployment(let id): "deployment \(id) is not registered"
         case .expired: "the launch's state is unknown, used or expired"
+        case .otherBrowser: "the launch came without the cookie its login initiation set: another browser, or another site"
         case .anonymous: "the launch names nobody (no sub)"
         case .noContext: "the launch names no course (no context)"
         case .deepLinkingForInstructors: "a Deep Linking request from someone who does not teach the course"

@@ -16,7 +16,7 @@ enum LTIPage {
     private static func page(_ failure: LTILaunchFailure) -> Response {
         switch failure {
         case .unknownPlatform: page(title: "This learning platform is not set up", .ltiUnknownPlatform)
-        case .expired: page(title: "This launch has expired", .ltiLaunchExpired)
+        case .expired, .otherBrowser: page(title: "This launch has expired", .ltiLaunchExpired)
         case .invalidToken, .invalidMessage, .unknownDeployment, .anonymous: page(title: "This launch could not be checked", .ltiLaunchNotChecked)
         case .noContext: page(title: "Open On The Map from a course", .ltiNoCourse)
         case .deepLinkingForInstructors: page(title: "Only instructors add the map", .ltiDeepLinkingForInstructors)

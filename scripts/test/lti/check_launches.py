@@ -340,7 +340,11 @@ def frame_launch():
     expect(status == 200 and 'name="id_token"' in body, f"the platform's launch form did not come: {status}")
     fields = dict(re.findall(r'name="(id_token|state)" value="([^"]*)"', body))
     action = re.search(r'action="([^"]+)"', body).group(1)
-    status, headers, body = http("POST", action, form=fields, opener=opener)
+    # The cookie that ties the launch to the browser that began it (Secure, which Python's jar
+    # keeps but sends over https only; a browser sends it to http://127.0.0.1 too).
+    binding = "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar if cookie.name.startswith("otm_lti_"))
+    expect(binding, "the login initiation set no cookie tying the launch to this browser")
+    status, headers, body = http("POST", action, form=fields, opener=opener, headers={"Cookie": binding})
     policy = headers.get("Content-Security-Policy", "")
     expect(status == 200, f"the launch answered {status}")
     ancestors = next((part.split()[1:] for part in policy.split(";") if part.strip().startswith("frame-ancestors")), [])
