@@ -58,9 +58,10 @@ struct LTIController: Sendable {
         guard let launches else { return LTIPage.notSetUp }
         let form = Dictionary(try await Self.form(request), uniquingKeysWith: { first, _ in first })
         let state = form["state"] ?? ""
+        let binding = LTIBrowserBinding.secret(in: request, state: state)
         var response: Response
         do {
-            switch try await launches.launch(idToken: form["id_token"] ?? "", state: state, binding: LTIBrowserBinding.secret(in: request, state: state)) {
+            switch try await launches.launch(idToken: form["id_token"] ?? "", state: state, binding: binding) {
             case .map(let launched): response = try opened(launched, request: request, launches: launches, logger: context.logger)
             case .deepLinking(let choice): response = LTIPage.picker(choice)
             }
@@ -68,7 +69,7 @@ struct LTIController: Sendable {
             response = await refusal(refused, launches: launches, logger: context.logger)
         }
         // The state is used, whatever came of it: its cookie goes.
-        if LTIBrowserBinding.secret(in: request, state: state) != nil { response.setCookies([LTIBrowserBinding.forget(state: state)]) }
+        if binding != nil { response.setCookies([LTIBrowserBinding.forget(state: state)]) }
         return response
     }
 

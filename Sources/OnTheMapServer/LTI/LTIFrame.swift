@@ -9,11 +9,20 @@ import OnTheMapStore
 enum LTIFrame {
     /// The `frame-ancestors` source list for a launch from `platform`; `'none'` when no origin is usable.
     static func ancestors(platform: LTIPlatform, returnURL: String? = nil) -> String {
+        sourceList(origins(platform: platform, returnURL: returnURL))
+    }
+
+    /// The platform's origins (and the launch's return page's), each once.
+    static func origins(platform: LTIPlatform, returnURL: String? = nil) -> [String] {
         var origins: [String] = []
         for url in [platform.issuer, platform.authorizationURL, returnURL] {
             if let origin = url.flatMap(origin(of:)), !origins.contains(origin) { origins.append(origin) }
         }
-        return origins.isEmpty ? "'none'" : origins.joined(separator: " ")
+        return origins
+    }
+
+    static func sourceList(_ origins: [String]) -> String {
+        origins.isEmpty ? "'none'" : origins.joined(separator: " ")
     }
 
     /// `scheme://host[:port]` of an http(s) URL, as a policy's source names it; nil for anything

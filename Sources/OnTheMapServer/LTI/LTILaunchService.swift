@@ -127,8 +127,7 @@ struct LTILaunchService: Sendable {
     func frameAncestors(for refused: Refused) async -> String {
         if let platform = refused.platform { return LTIFrame.ancestors(platform: platform) }
         let platforms = (try? await store.platforms()) ?? []
-        let origins = Set(platforms.map { LTIFrame.ancestors(platform: $0) }.flatMap { $0.split(separator: " ") }.filter { $0 != "'none'" })
-        return origins.isEmpty ? "'none'" : origins.sorted().joined(separator: " ")
+        return LTIFrame.sourceList(Set(platforms.flatMap { LTIFrame.origins(platform: $0) }).sorted())
     }
 
     /// What a verified launch opened: a course's map, or the picker of a Deep Linking request.
