@@ -3,8 +3,8 @@
 #   scripts/setup/install-deps.sh run    what `make run` needs
 #   scripts/setup/install-deps.sh test   what `make test` needs (adds curl, jq and sqlite3 for the CLI, crash and README tests,
 #                                  Chromium, its driver and Selenium for the browser tests, PostgreSQL's server for
-#                                  the throwaway clusters of scripts/test/postgres-test.sh; Schemathesis and axe-core from
-#                                  PyPI under .build)
+#                                  the throwaway clusters of scripts/test/postgres-test.sh, pg_auto_failover and PgBouncer
+#                                  for scripts/test/failover/; Schemathesis and axe-core from PyPI under .build)
 #   scripts/setup/install-deps.sh bench  what `make bench` needs (wrk, and the browser for the web client's figures)
 set -euo pipefail
 
@@ -29,7 +29,7 @@ packages=(ca-certificates git zlib1g-dev libsqlite3-dev libjs-leaflet libjs-leaf
 browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei fonts-lohit-deva nodejs)
 case "$purpose" in
     run) ;;
-    test) packages+=(curl jq procps sqlite3 e2fsprogs util-linux mount python3-venv postgresql nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
+    test) packages+=(curl jq procps sqlite3 e2fsprogs util-linux mount python3-venv postgresql postgresql-15-auto-failover pgbouncer nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
     bench) packages+=(curl jq wrk sqlite3 iproute2 procps strace nginx-light postgresql python3-venv "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
