@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# PgBouncer for the tests: Debian's pgbouncer (1.18) in transaction pooling mode in front of one
+# PostgreSQL, on 127.0.0.1 and a free port, everything in DIR. PgBouncer refuses to run as root,
+# so it runs as the `postgres` user, like the test clusters.
+#   scripts/test/failover/pgbouncer.sh start DIR UPSTREAM_HOST UPSTREAM_PORT
+#        starts it; prints postgres://onthemap:onthemap@127.0.0.1:PORT/onthemap
+#   scripts/test/failover/pgbouncer.sh stop DIR
+# The settings are deploy/pgbouncer/pgbouncer.ini's; NOTES.md beside this file says what
+# transaction pooling breaks (named prepared statements, LISTEN, session advisory locks) and
+# which startup parameters PgBouncer 1.18 refuses.
+set -euo pipefail
+source "$(dirname "$0")/../cluster-helpers.sh"
+
+if [ "$(id -un)" = postgres ]; then as_postgres_prefix=()
+elif [ "$(id -u)" -eq 0 ]; then as_postgres_prefix=(runuser -u postgres --)
+else as_postgres_prefix=(sudo -u postgres --)
+fi
+as_postgres() { "${as_postgres_prefix[@]}" "$@"; }
+
+start() {
+    local dir="$1" host="$2" upstream="$3" port
+    command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] ||
+        { echo "error: pgbouncer is not installed (scripts/setup/install-deps.sh test installs it)" >&2; exit 1; }
+    mkdir -p "$dir"
+    chmod 755 "$dir"
+    chown postgres: "$dir" 2>/dev/null || sudo chown postgres: "$dir"
+    port="$(free_port)"
+    # The password in plain text: PgBouncer checks the client's SCRAM answer against it, and
+    # signs in to PostgreSQL with it (a SCRAM secret could do the first only).
+    printf '"onthemap" "onthemap"\n' | as_postgres tee "$dir/userlist.txt" >/dev/null
+    as_postgres chmod 600 "$dir/userlist.txt"
+    as_postgres tee "$dir/pgbouncer.ini" >/dev/null <<INI
+[databases]
+onthemap = host=$host port=$upstream dbname=onthemap
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $port
+; no Unix socket: the tests connect over TCP, and /var/run/postgresql is the system's.
+unix_socket_dir =
+pidfile = $dir/pgbouncer.pid
+logfile = $dir/pgbouncer.log
+auth_type = scram-sha-256
+auth_file = $dir/userlist.txt
+; A server connection goes back to the pool at the end of each transaction.
+pool_mode = transaction
+; Every instance's pool connections, and then some: PgBouncer holds idle clients cheaply.
+max_client_conn = 5000
+; Server connections per database and user: what PostgreSQL actually serves at once.
+default_pool_size = 20
+; PgBouncer 1.18 refuses any startup parameter it does not track (client_encoding, DateStyle,
+; TimeZone, standard_conforming_strings, application_name) unless told to ignore it. Ignored means
+; dropped: the server never sees it (NOTES.md). On The Map's pools send statement_timeout (readers)
+; and search_path (a schema= URL); JDBC sends extra_float_digits.
+ignore_startup_parameters = extra_float_digits,statement_timeout,search_path
+; The server's answer to "DISCARD ALL" is for session pooling; in transaction mode nothing is reset.
+server_reset_query =
+server_check_delay = 10
+INI
+    as_postgres /usr/sbin/pgbouncer --daemon "$dir/pgbouncer.ini"
+    for _ in $(seq 1 50); do
+        [ -s "$dir/pgbouncer.pid" ] && psql "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap" --no-psqlrc --quiet \
+            --tuples-only --command="SELECT 1" >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+    echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"
+}
+
+# SIGINT: PgBouncer waits for the transactions in flight (a "safe shutdown"); SIGKILL after 10 s.
+stop() {
+    local dir="$1" pid
+    pid="$(cat "$dir/pgbouncer.pid" 2>/dev/null || true)"
+    [ -n "$pid" ] || return 0
+    kill -INT "$pid" 2>/dev/null || return 0
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+case "${1:-}" in
+    start) start "$2" "$3" "$4" ;;
+    stop) stop "$2" ;;
+    *) echo "usage: $0 start DIR UPSTREAM_HOST UPSTREAM_PORT | stop DIR" >&2; exit 2 ;;
+esac
