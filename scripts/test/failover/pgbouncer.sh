@@ -19,7 +19,7 @@ as_postgres() { "${as_postgres_prefix[@]}" "$@"; }
 
 start() {
     local dir="$1" host="$2" upstream="$3" port
-    command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] ||
+    [ -x /usr/sbin/pgbouncer ] ||
         { echo "error: pgbouncer is not installed (scripts/setup/install-deps.sh test installs it)" >&2; exit 1; }
     mkdir -p "$dir"
     chmod 755 "$dir"
@@ -53,15 +53,15 @@ default_pool_size = 20
 ; dropped: the server never sees it (NOTES.md). On The Map's pools send statement_timeout (readers)
 ; and search_path (a schema= URL); JDBC sends extra_float_digits.
 ignore_startup_parameters = extra_float_digits,statement_timeout,search_path
-; The server's answer to "DISCARD ALL" is for session pooling; in transaction mode nothing is reset.
+; DISCARD ALL between clients is for session pooling; transaction mode resets nothing.
 server_reset_query =
 server_check_delay = 10
 INI
     as_postgres /usr/sbin/pgbouncer --daemon "$dir/pgbouncer.ini"
+    # Ready when it accepts TCP connections (whether PostgreSQL is up is the caller's business).
     for _ in $(seq 1 50); do
-        [ -s "$dir/pgbouncer.pid" ] && psql "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap" --no-psqlrc --quiet \
-            --tuples-only --command="SELECT 1" >/dev/null 2>&1 && break
-        sleep 0.2
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1
     done
     echo "postgres://onthemap:onthemap@127.0.0.1:$port/onthemap"
 }
