@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import OnTheMapStore
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// How the engine meets a database that is down, restarting or unreachable: a request gets a
 /// connection within `leaseDeadline` or fails at once, and the failures that mean "the database
@@ -141,13 +142,20 @@ enum PostgresAvailability {
                 return "the connection to PostgreSQL failed (\(error.code))"
             case .server:
                 // Connection exceptions (08), operator intervention such as a shutdown or a
-                // cluster still starting (57P), and insufficient resources such as a full disk (53).
+                // cluster still starting (57P), insufficient resources such as a full disk (53),
+                // and a write refused as read-only (25006): the host is a standby now, after a
+                // failover or a switchover, and the primary is elsewhere (`PostgresPrimary`).
                 guard let state = error.serverInfo?[.sqlState],
-                      state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") else { return nil }
+                      state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006" else { return nil }
                 return "PostgreSQL answered \(state): \(error.serverInfo?[.message] ?? "")"
             default:
                 return nil
             }
+        case let error as ConnectionPoolError where error == .poolShutdown:
+            // The pools of a host the primary has left, retired: the request meets the move.
+            return "the connection pool closed, as when the primary moves to another host"
+        case let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped:
+            return "the database has not taken a connection for a while"
         default:
             return nil
         }

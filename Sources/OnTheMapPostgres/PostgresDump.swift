@@ -34,8 +34,10 @@ public enum PostgresDump {
     /// libpq's environment for `address`.
     static func environment(_ address: PostgresAddress) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment["PGHOST"] = address.socketDirectory ?? address.host
-        environment["PGPORT"] = String(address.port)
+        // libpq takes the same host list; a dump and a restore are of the primary, wherever it is.
+        environment["PGHOST"] = address.socketDirectory ?? address.endpoints.map(\.host).joined(separator: ",")
+        environment["PGPORT"] = address.endpoints.map { String($0.port) }.joined(separator: ",")
+        if address.movesBetweenHosts { environment["PGTARGETSESSIONATTRS"] = "read-write" }
         environment["PGUSER"] = address.username
         environment["PGDATABASE"] = address.database
         environment["PGPASSWORD"] = address.password

@@ -30,77 +30,53 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     public let address: PostgresAddress
     public let store: SQLStore
     public var servesManyInstances: Bool { true }
-    private let readers: PostgresClient
-    private let writers: PostgresClient
-    private let listener: PostgresClient
+    private let primary: PostgresPrimary
+    /// The host that takes writes, as last found.
+    public var primaryEndpoint: PostgresAddress.Endpoint { primary.pools.endpoint }
+    private let watching: Task<Void, Never>
     private let writer: PostgresWriter
     private let channel: ChangeChannel
-    private let pools: Task<Void, Never>
-    private let poolsStarted: AsyncStream<Void>
     private let logger: Logger
 
-    private init(address: PostgresAddress, options: Options, logger: Logger) throws {
-        self.address = address
+    private init(primary: PostgresPrimary, options: Options, attempts: ConnectionAttempts, logger: Logger) {
+        address = primary.address
+        self.primary = primary
         self.logger = logger
-        let budget = max(1, options.readBudget.components.seconds * 1000 + options.readBudget.components.attoseconds / 1_000_000_000_000_000)
-        let attempts = ConnectionAttempts()
-        let poolLogger = attempts.poolLogger(logger)
-        readers = PostgresClient(
-            configuration: try address.clientConfiguration(parameters: [("statement_timeout", "\(budget)")], maxConnections: options.readers),
-            backgroundLogger: poolLogger)
-        writers = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: options.writers), backgroundLogger: poolLogger)
-        listener = PostgresClient(configuration: try address.clientConfiguration(parameters: [], maxConnections: 1), backgroundLogger: poolLogger)
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let changes = LocationChangeFeed()
         channel = ChangeChannel(schema: address.schema)
         // Half the deadline: a write may wait for the notification in flight, then for its own.
-        let announcer = CommitAnnouncer(timeout: options.leaseDeadline / 2, logger: logger) { [writers, channel, deadline = options.leaseDeadline] courses in
-            _ = try await PostgresAvailability.withConnection(from: writers, within: deadline) { connection in
+        let announcer = CommitAnnouncer(timeout: options.leaseDeadline / 2, logger: logger) { [primary, channel, deadline = options.leaseDeadline] courses in
+            _ = try await primary.withConnection(\.writers, within: deadline) { connection in
                 try await connection.query(channel.notifyQuery(courses: courses), logger: logger)
             }
         }
         writer = PostgresWriter(
-            source: .pool(writers), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites, leaseDeadline: options.leaseDeadline,
+            source: .primary(primary), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites, leaseDeadline: options.leaseDeadline,
             logger: logger, eventLoop: eventLoop, attempts: attempts)
         store = SQLStore(
             reader: PostgresReader(
-                client: readers, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop,
+                primary: primary, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop,
                 attempts: attempts),
             writer: writer, flavour: PostgresFlavour(), changes: changes)
-        // Detached: the pools must outlive a graceful shutdown of whatever task opens the engine,
-        // until `close` (answered writes first). Each signals once its pool is about to run.
-        let (started, starting) = AsyncStream<Void>.makeStream()
-        poolsStarted = started
-        pools = Task.detached { [readers, writers, listener] in
-            await withDiscardingTaskGroup { group in
-                for client in [readers, writers, listener] {
-                    group.addTask {
-                        starting.yield()
-                        await client.run()
-                    }
-                }
-            }
-        }
+        watching = Task.detached { await primary.watch() }
     }
 
-    /// Waits until the three pools run, so that nothing asks one for a connection before.
-    private func waitForPools() async {
-        var count = 0
-        for await _ in poolsStarted {
-            count += 1
-            if count == 3 { return }
-        }
-    }
-
-    /// Connects, creates the schema if asked for one, and applies the migrations. Fails with a
-    /// `DatabaseConnectError` naming the server when it cannot be reached within `connectTimeout`.
+    /// Finds the primary, connects, creates the schema if asked for one, and applies the
+    /// migrations. Fails with a `DatabaseConnectError` naming the server when it cannot be reached
+    /// within `connectTimeout`.
     public static func open(
         _ address: PostgresAddress, options: Options = Options(), connectTimeout: Duration = .seconds(15), logger: Logger
     ) async throws -> PostgresEngine {
-        let engine = try PostgresEngine(address: address, options: options, logger: logger)
-        await engine.waitForPools()
+        let attempts = ConnectionAttempts()
+        let budget = max(1, options.readBudget.components.seconds * 1000 + options.readBudget.components.attoseconds / 1_000_000_000_000_000)
+        let started = ContinuousClock.now
+        let primary = try await PostgresPrimary.find(
+            address, settings: .init(readers: options.readers, writers: options.writers, readBudgetMilliseconds: budget), within: connectTimeout,
+            poolLogger: attempts.poolLogger(logger), logger: logger)
+        let engine = PostgresEngine(primary: primary, options: options, attempts: attempts, logger: logger)
         do {
-            try await withTimeout(connectTimeout, address: address, logger: logger) {
+            try await withTimeout(max(connectTimeout - (ContinuousClock.now - started), .seconds(1)), address: address) {
                 if let schema = address.schema { try await engine.createSchema(schema) }
                 try await engine.store.migrate(logger: logger)
                 try await engine.warnIfCommitsAreNotDurable()
@@ -116,7 +92,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     /// the one that loses the race is told the name is taken, which is as good as creating it.
     private func createSchema(_ schema: String) async throws {
         do {
-            try await writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            try await primary.pools.writers.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
         } catch let error as PSQLError where [PostgresError.Code.uniqueViolation.raw, PostgresError.Code.duplicateSchema.raw]
             .contains(error.serverInfo?[.sqlState]) {
             return
@@ -126,7 +102,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     /// An answered write must survive a crash of the database server; with `synchronous_commit`
     /// off, the last few hundred milliseconds of them would not.
     private func warnIfCommitsAreNotDurable() async throws {
-        let rows = try await writers.query("SHOW synchronous_commit", logger: logger)
+        let rows = try await primary.pools.writers.query("SHOW synchronous_commit", logger: logger)
         for try await setting in rows.decode(String.self) where setting == "off" {
             logger.warning("PostgreSQL has synchronous_commit=off: writes answered just before a crash of the database server can be lost.")
         }
@@ -142,7 +118,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         while true {
             try Task.checkCancellation()
             do {
-                try await listener.withConnection { connection in
+                try await primary.pools.listener.withConnection { connection in
                     try await connection.listen(on: channel.name) { notifications in
                         let before = listening.withLockedValue { state in
                             defer { state = (true, true) }
@@ -166,18 +142,14 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         }
     }
 
-    /// How long `close` waits for the pools to stop once told to.
-    static let poolsStopGrace: Duration = .seconds(10)
-
-    /// Answers the writes in flight, then closes every connection. The pools get `poolsStopGrace`
-    /// to stop: once, on a machine running a hundred test suites, a PostgresClient told to stop
-    /// never did, with no connection left open, and its engine's `close` waited for good. A server
-    /// shutting down must not, so such a pool is left behind with a warning.
+    /// Answers the writes in flight, then closes every connection. The pools get
+    /// `PostgresPools.stopGrace` to stop; a server shutting down does not wait for good on a pool
+    /// that never does, which is left behind with a warning.
     public func close() async throws {
         await writer.waitUntilIdle()
-        pools.cancel()
-        if await !BoundedWait.finishes(pools, within: Self.poolsStopGrace) {
-            logger.warning("PostgreSQL connection pools did not stop within \(Self.poolsStopGrace) of closing; leaving them behind")
+        watching.cancel()
+        if await !primary.close() {
+            logger.warning("PostgreSQL connection pools did not stop within \(PostgresPools.stopGrace) of closing; leaving them behind")
         }
     }
 }
@@ -190,24 +162,13 @@ public struct DatabaseConnectError: Error, CustomStringConvertible {
     public var description: String { "cannot use the database \(address): \(reason)" }
 }
 
-/// Runs `body`, failing with `DatabaseConnectError` if it takes longer than `timeout` or a direct
-/// connection fails meanwhile (the pool keeps retrying an unreachable server rather than failing).
-private func withTimeout(
-    _ timeout: Duration, address: PostgresAddress, logger: Logger, _ body: @escaping @Sendable () async throws -> Void
-) async throws {
+/// Runs `body`, failing with `DatabaseConnectError` if it takes longer than `timeout`.
+private func withTimeout(_ timeout: Duration, address: PostgresAddress, _ body: @escaping @Sendable () async throws -> Void) async throws {
     do {
         try await withThrowingTaskGroup { group in
             group.addTask { try await body() }
             group.addTask {
-                // Not ready after a moment: connect once directly to learn why, and fail with
-                // that at once (a bad password, a certificate); a server that does answer gets
-                // the rest of the time (migrations can take it).
-                let probeAfter = min(timeout, .seconds(3))
-                try await Task.sleep(for: probeAfter)
-                if let reason = await address.whyConnectingFails(logger: logger) {
-                    throw DatabaseConnectError(address: address.description, reason: reason)
-                }
-                try await Task.sleep(for: timeout - probeAfter)
+                try await Task.sleep(for: timeout)
                 throw DatabaseConnectError(address: address.description, reason: "no answer within \(timeout)")
             }
             try await group.next()

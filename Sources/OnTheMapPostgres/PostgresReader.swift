@@ -9,7 +9,7 @@ import SQLKit
 /// connection of the pool starts with `statement_timeout` set to the read budget: a read that runs
 /// longer is cancelled by the server itself and answered `StoreError.readTimedOut`.
 struct PostgresReader: SQLDatabase {
-    let client: PostgresClient
+    let primary: PostgresPrimary
     /// How long a read waits for a connection before it is answered 503.
     let leaseDeadline: Duration
     /// How long PostgreSQL lets a read run.
@@ -30,7 +30,7 @@ struct PostgresReader: SQLDatabase {
             let asked = ContinuousClock.now
             // PostgreSQL stops a read at the budget (statement_timeout): a read still unanswered a
             // lease deadline after that is on a connection the database has dropped.
-            try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, runningWithin: budget + leaseDeadline, attempts: attempts) {
+            try await primary.withConnection(\.readers, within: leaseDeadline, runningWithin: budget + leaseDeadline, attempts: attempts) {
                 [self] connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
                     try await connection.run(query, in: self, prepared: true, logger: logger, onRow)

@@ -18,7 +18,8 @@ import SQLKit
 /// it has committed, before it is answered.
 final class PostgresWriter: StoreWriter, Sendable {
     enum Source: Sendable {
-        case pool(PostgresClient)
+        /// The writers' pool of the primary, wherever it is.
+        case primary(PostgresPrimary)
         /// One connection held for a session (the migrations, under their advisory lock).
         case connection(PostgresConnection)
     }
@@ -80,8 +81,8 @@ final class PostgresWriter: StoreWriter, Sendable {
     /// runs its writes on that connection: a second instance starting at the same moment waits,
     /// then finds the migrations applied.
     func exclusively(_ body: @Sendable (any StoreWriter) async throws -> Void) async throws {
-        guard case .pool(let client) = source else { return try await body(self) }
-        try await client.withConnection { connection in
+        guard case .primary(let primary) = source else { return try await body(self) }
+        try await primary.pools.writers.withConnection { connection in
             let lock = "hashtext('onthemap-migrations:' || current_schema())"
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
             let session = PostgresWriter(
@@ -145,7 +146,7 @@ final class PostgresWriter: StoreWriter, Sendable {
         do {
             result = try await PostgresAvailability.translatingFailures {
                 switch source {
-                case .pool(let client): try await PostgresAvailability.withConnection(from: client, within: leaseDeadline, attempts: attempts, transaction)
+                case .primary(let primary): try await primary.withConnection(\.writers, within: leaseDeadline, attempts: attempts, transaction)
                 case .connection(let connection): try await transaction(connection)
                 }
             }

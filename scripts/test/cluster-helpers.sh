@@ -12,7 +12,7 @@ nginx_cluster_conf() {
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
     mkdir -p "$work/snippets"
     cp "$root"/deploy/nginx/onthemap-{http,proxy,events}.conf "$work/snippets/"
-    for port in "$@"; do servers+="        server 127.0.0.1:$port max_fails=1 fail_timeout=5s;"$'\n'; done
+    for port in "$@"; do servers+="        server 127.0.0.1:$port max_fails=0;"$'\n'; done
     cat >"$work/nginx.conf" <<CONF
 worker_processes 2;
 daemon off;

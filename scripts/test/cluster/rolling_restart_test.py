@@ -6,14 +6,13 @@ follow the stream, all through nginx with the deploy/ snippets. Every request mu
 stream must see every acknowledged write exactly once, in order, each of its ends announced with
 `reconnect`; the database must hold every acknowledged write.
 """
-import http.client
-import json
 import os
 import subprocess
 import threading
 import time
 
 from cluster_client import call, check, failures, post, sign_up
+from resuming_stream import open_streams
 
 NGINX = os.environ["CLUSTER_NGINX"]
 PORTS = os.environ["CLUSTER_PORTS"].split()
@@ -26,80 +25,9 @@ PAUSE = 0.1
 READS = ["/v1/StudentLocation", "/v1/StudentLocation?limit=20&order=-updatedAt", "/parse/classes/StudentLocation?limit=10&skip=5"]
 
 
-class ResumingStream(threading.Thread):
-    """A live-map client as the web client is one: when its stream ends it opens a new one through
-    nginx at once, with the last id it saw as `Last-Event-ID`."""
-
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.changes = []  # (id, event name, data) of created/updated/deleted, in arrival order
-        self.last_id = None
-        self.ends = {"reconnect": 0, "abrupt": 0}
-        self.reloads = 0
-        self.refusals = []
-        self.stopping = threading.Event()
-        self.connection = None
-
-    def run(self):
-        while not self.stopping.is_set():
-            try:
-                self.follow_one_stream()
-            except (OSError, http.client.HTTPException, ValueError, AttributeError) as error:
-                if not self.stopping.is_set():
-                    self.refusals.append(f"{type(error).__name__}: {error}")
-                    time.sleep(0.2)
-
-    def follow_one_stream(self):
-        host, port = NGINX.removeprefix("http://").split(":")
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        headers = {"Accept": "text/event-stream"}
-        if self.last_id is not None:
-            headers["Last-Event-ID"] = self.last_id
-        self.connection.request("GET", "/v1/StudentLocation/events", headers=headers)
-        response = self.connection.getresponse()
-        if response.status != 200:
-            self.refusals.append(f"{response.status} {response.read()[:200]!r}")
-            time.sleep(0.5)
-            return
-        event, announced = {}, False
-        while True:
-            line = response.readline()
-            if not line:
-                break
-            line = line.decode("utf-8").rstrip("\n")
-            if line:
-                if not line.startswith(":"):
-                    field, _, value = line.partition(":")
-                    event[field] = value.removeprefix(" ")
-                continue
-            if "id" in event:
-                self.last_id = event["id"]
-            name = event.get("event")
-            if name in ("created", "updated", "deleted"):
-                self.changes.append((int(event["id"]), name, json.loads(event["data"])))
-            elif name == "reconnect":
-                announced = True
-            elif name == "reload":
-                self.reloads += 1
-            event = {}
-        self.connection.close()
-        if not self.stopping.is_set():
-            self.ends["reconnect" if announced else "abrupt"] += 1
-
-    def stop(self):
-        self.stopping.set()
-        if self.connection is not None:
-            self.connection.close()
-
-
 def test_a_rolling_restart_under_load_fails_no_request():
     writers = [sign_up(NGINX, f"Roller{n}")[1] for n in range(8)]
-    streams = [ResumingStream() for _ in range(3)]
-    for stream in streams:
-        stream.start()
-    deadline = time.monotonic() + 10
-    while any(stream.last_id is None for stream in streams) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    streams = open_streams(3)
     check("three live streams are open through nginx", all(stream.last_id is not None for stream in streams))
 
     lock = threading.Lock()

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Losing the primary database machine (scripts/test/cluster/failover_test.py says what is checked):
+# a pg_auto_failover formation on this machine (scripts/test/failover/formation.sh: a monitor and
+# two nodes, synchronous replication, the failover timeouts of deploy/pg_auto_failover), three
+# instances behind deploy/'s nginx given the formation's multi-host URL, and writers, readers and
+# live streams through nginx while the primary is killed -9, rejoins as standby, and is switched
+# back. FAILOVER_PGBOUNCER=1: the same with PgBouncer (transaction pooling) in front of each node.
+#   scripts/test/failover-test.sh .build/debug/onthemap
+set -euo pipefail
+
+binary="$(realpath "$1")"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$root/scripts/test/cluster-helpers.sh"
+work="$(mktemp -d)"
+chmod 755 "$work"  # the postgres user reaches its data directories inside
+nginx_pid=""
+cleanup() {
+    for pidfile in "$work"/instance-*.pid; do [ -e "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true; done
+    if [ -n "$nginx_pid" ]; then kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
+    wait 2>/dev/null || true
+    "$root/scripts/test/failover/formation.sh" stop "$work/formation" 2>/dev/null || true
+    # FAILOVER_TEST_KEEP_LOGS=DIR keeps the instances' and the formation's logs for a look afterwards.
+    if [ -n "${FAILOVER_TEST_KEEP_LOGS:-}" ]; then mkdir -p "$FAILOVER_TEST_KEEP_LOGS"; cp -r "$work"/*.log "$work/formation" "$FAILOVER_TEST_KEEP_LOGS"/ 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "failover: starting a pg_auto_failover formation (a monitor and two nodes)"
+database="$("$root/scripts/test/failover/formation.sh" start "$work/formation")"
+echo "failover: $database"
+nginx_port="$(free_port)"
+ports=("$(free_port)" "$(free_port)" "$(free_port)")
+nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
+for port in "${ports[@]}"; do
+    ONTHEMAP_DATABASE="$database" ONTHEMAP_TRUST_PROXY=yes ONTHEMAP_PUBLIC_URL="http://127.0.0.1:$nginx_port" \
+        ONTHEMAP_DATABASE_READERS=4 ONTHEMAP_DATABASE_WRITERS=3 \
+        "$binary" serve --host 127.0.0.1 --port "$port" >>"$work/instance-$port.log" 2>&1 </dev/null &
+    echo $! >"$work/instance-$port.pid"
+done
+nginx -c "$work/nginx.conf" -p "$work" &
+nginx_pid=$!
+for port in "${ports[@]}" "$nginx_port"; do
+    for _ in $(seq 1 1200); do curl -sf -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.1; done
+done
+
+status=0
+CLUSTER_NGINX="http://127.0.0.1:$nginx_port" CLUSTER_PIDS="$(for port in "${ports[@]}"; do printf '%s ' "$(cat "$work/instance-$port.pid")"; done)" \
+    FAILOVER_FORMATION="$root/scripts/test/failover/formation.sh" FAILOVER_FORMATION_DIR="$work/formation" \
+    python3 "$root/scripts/test/cluster/failover_test.py" || status=$?
+# What each instance said about the primary moving, for the record.
+for port in "${ports[@]}"; do
+    grep -h -o "The PostgreSQL primary .*" "$work/instance-$port.log" | cut -c1-160 | sed "s/^/      instance $port: /" || true
+done
+if [ "$status" -ne 0 ]; then
+    for port in "${ports[@]}"; do echo "--- instance on $port"; tail -20 "$work/instance-$port.log"; done
+    echo "--- nginx"; tail -20 "$work/nginx.err" 2>/dev/null || true
+fi
+exit "$status"
