@@ -7,6 +7,7 @@ data_path="$("$root/scripts/bench/bench-data-path.sh" "$root/.build/release/onth
 edge="$("$root/scripts/bench/bench-edge.sh" "$root/.build/release/onthemap")"
 hostile="$("$root/scripts/bench/bench-hostile-json.sh" "$root/.build/release/onthemap")"
 cluster="$("$root/scripts/bench/bench-cluster.sh" "$root/.build/release/onthemap")"
+failover="$("$root/scripts/bench/bench-failover.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
 courses="$("$root/scripts/bench/bench-courses.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
@@ -31,6 +32,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$hostile"
     echo
     echo "$cluster"
+    echo
+    echo "$failover"
     echo
     echo "$postgres"
     echo
