@@ -86,8 +86,9 @@ cluster-test: ## three instances behind nginx on one PostgreSQL: across instance
 
 # A pg_auto_failover formation (a monitor, two nodes, synchronous replication) under three instances
 # behind nginx: the primary killed -9, its node rejoining, a switchover back, with no instance touched.
-failover-test: ## three instances on a pg_auto_failover formation: the primary lost, rejoined and switched back under load, nothing lost
+failover-test: ## three instances on a pg_auto_failover formation: the primary lost, rejoined and switched back under load, nothing lost; then the same through PgBouncer
 	scripts/test/failover-test.sh .build/debug/onthemap
+	FAILOVER_PGBOUNCER=1 scripts/test/failover-test.sh .build/debug/onthemap
 
 # /metrics on each engine: separate from the public address, lint-clean for promtool, counters that
 # move with requests; the five alerts of deploy/prometheus unit-tested with promtool.

@@ -140,6 +140,12 @@ enum PostgresAvailability {
             switch error.code {
             case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
                 return "the connection to PostgreSQL failed (\(error.code))"
+            case .unexpectedBackendMessage where String(reflecting: error).contains(#"Severity: "FATAL""#):
+                // A FATAL error out of turn ends the session: PgBouncer says "server conn
+                // crashed?" (08P01) so when the PostgreSQL behind it goes away mid-transaction.
+                let words = String(reflecting: error)
+                let message = words.firstMatch(of: /Message: "([^"]*)"/).map { String($0.output.1) } ?? "FATAL"
+                return "the connection to PostgreSQL ended (\(message))"
             case .server:
                 // Connection exceptions (08), operator intervention such as a shutdown or a
                 // cluster still starting (57P), insufficient resources such as a full disk (53),

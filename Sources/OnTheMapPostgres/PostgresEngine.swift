@@ -23,6 +23,9 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         /// How long a request waits for a connection before it is answered 503 with `Retry-After`:
         /// while PostgreSQL restarts or is unreachable, requests fail fast rather than hang.
         public var leaseDeadline: Duration = .seconds(1)
+        /// A connection pooler in transaction mode (PgBouncer) in front of each host, in the same
+        /// order: reads and writes go through it, `LISTEN` and the migrations straight to the host.
+        public var pooler: PostgresAddress?
 
         public init() {}
     }
@@ -53,11 +56,11 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         }
         writer = PostgresWriter(
             source: .primary(primary), changes: changes, announcer: announcer, maxPending: options.maxPendingWrites, leaseDeadline: options.leaseDeadline,
-            logger: logger, eventLoop: eventLoop, attempts: attempts)
+            prepares: options.pooler == nil, logger: logger, eventLoop: eventLoop, attempts: attempts)
         store = SQLStore(
             reader: PostgresReader(
-                primary: primary, leaseDeadline: options.leaseDeadline, budget: options.readBudget, logger: logger, eventLoop: eventLoop,
-                attempts: attempts),
+                primary: primary, leaseDeadline: options.leaseDeadline, budget: options.readBudget, prepares: options.pooler == nil, logger: logger,
+                eventLoop: eventLoop, attempts: attempts),
             writer: writer, flavour: PostgresFlavour(), changes: changes)
         watching = Task.detached { await primary.watch() }
     }
@@ -68,16 +71,20 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     public static func open(
         _ address: PostgresAddress, options: Options = Options(), connectTimeout: Duration = .seconds(15), logger: Logger
     ) async throws -> PostgresEngine {
+        if let reason = options.pooler.flatMap({ PostgresPooler.whyNot($0, for: address) }) {
+            throw DatabaseConnectError(address: options.pooler?.description ?? "", reason: reason)
+        }
         let attempts = ConnectionAttempts()
         let budget = max(1, options.readBudget.components.seconds * 1000 + options.readBudget.components.attoseconds / 1_000_000_000_000_000)
         let started = ContinuousClock.now
         let primary = try await PostgresPrimary.find(
-            address, settings: .init(readers: options.readers, writers: options.writers, readBudgetMilliseconds: budget), within: connectTimeout,
-            poolLogger: attempts.poolLogger(logger), logger: logger)
+            address, through: options.pooler, settings: .init(readers: options.readers, writers: options.writers, readBudgetMilliseconds: budget),
+            within: connectTimeout, poolLogger: attempts.poolLogger(logger), logger: logger)
         let engine = PostgresEngine(primary: primary, options: options, attempts: attempts, logger: logger)
         do {
             try await withTimeout(max(connectTimeout - (ContinuousClock.now - started), .seconds(1)), address: address) {
                 if let schema = address.schema { try await engine.createSchema(schema) }
+                if let pooler = options.pooler { try await PostgresPooler.check(pooler, for: address, pools: primary.pools, logger: logger) }
                 try await engine.store.migrate(logger: logger)
                 try await engine.warnIfCommitsAreNotDurable()
             }
@@ -118,7 +125,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         while true {
             try Task.checkCancellation()
             do {
-                try await primary.pools.listener.withConnection { connection in
+                try await primary.pools.direct.withConnection { connection in
                     try await connection.listen(on: channel.name) { notifications in
                         let before = listening.withLockedValue { state in
                             defer { state = (true, true) }

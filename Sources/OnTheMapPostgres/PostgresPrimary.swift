@@ -21,6 +21,8 @@ final class PostgresPrimary: Sendable {
     }
 
     let address: PostgresAddress
+    /// The poolers in front of the hosts, in the same order, when reads and writes go through them.
+    let pooler: PostgresAddress?
     private let settings: PostgresPools.Settings
     private let state: NIOLockedValueBox<State>
     private let suspicion: AsyncStream<Void>.Continuation
@@ -34,8 +36,11 @@ final class PostgresPrimary: Sendable {
     /// How long one host may take to say what it is.
     static let askTimeout: Duration = .seconds(2)
 
-    private init(address: PostgresAddress, settings: PostgresPools.Settings, pools: PostgresPools, poolLogger: Logger, logger: Logger) {
+    private init(
+        address: PostgresAddress, pooler: PostgresAddress?, settings: PostgresPools.Settings, pools: PostgresPools, poolLogger: Logger, logger: Logger
+    ) {
         self.address = address
+        self.pooler = pooler
         self.settings = settings
         self.poolLogger = poolLogger
         self.logger = logger
@@ -56,15 +61,17 @@ final class PostgresPrimary: Sendable {
     /// `DatabaseConnectError` when none does within `timeout`, or at once after a few seconds when
     /// every host refuses (a bad password, a certificate, no server): waiting would not change that.
     static func find(
-        _ address: PostgresAddress, settings: PostgresPools.Settings, within timeout: Duration, poolLogger: Logger, logger: Logger
+        _ address: PostgresAddress, through pooler: PostgresAddress?, settings: PostgresPools.Settings, within timeout: Duration, poolLogger: Logger,
+        logger: Logger
     ) async throws -> PostgresPrimary {
         let started = ContinuousClock.now
         while true {
             let left = timeout - (ContinuousClock.now - started)
             let roles = await PostgresHostRole.ofEach(in: address, timeout: min(askTimeout * 2, max(left, .milliseconds(100))), logger: logger)
             if let endpoint = roles.first(where: { $0.1 == .primary })?.0 {
-                let pools = try await PostgresPools.started(endpoint, of: address, settings: settings, logger: poolLogger)
-                return PostgresPrimary(address: address, settings: settings, pools: pools, poolLogger: poolLogger, logger: logger)
+                let pools = try await PostgresPools.started(
+                    endpoint, of: address, through: poolerAddress(of: endpoint, in: address, pooler: pooler), settings: settings, logger: poolLogger)
+                return PostgresPrimary(address: address, pooler: pooler, settings: settings, pools: pools, poolLogger: poolLogger, logger: logger)
             }
             let elapsed = ContinuousClock.now - started
             if elapsed >= timeout || (elapsed >= .seconds(3) && roles.allSatisfy(\.1.refused)) {
@@ -151,7 +158,8 @@ final class PostgresPrimary: Sendable {
             return
         }
         do {
-            let pools = try await PostgresPools.started(endpoint, of: address, settings: settings, logger: poolLogger)
+            let pools = try await PostgresPools.started(
+                endpoint, of: address, through: Self.poolerAddress(of: endpoint, in: address, pooler: pooler), settings: settings, logger: poolLogger)
             let closed = state.withLockedValue { state -> Bool in
                 if !state.closed { state.pools = pools }
                 return state.closed
@@ -175,6 +183,12 @@ final class PostgresPrimary: Sendable {
             return state.pools
         }
         return await pools.retire()
+    }
+
+    /// The pooler in front of `endpoint`: the pooler URL's host at the same place in its list.
+    private static func poolerAddress(of endpoint: PostgresAddress.Endpoint, in address: PostgresAddress, pooler: PostgresAddress?) -> PostgresAddress? {
+        guard let pooler, let index = address.endpoints.firstIndex(of: endpoint), pooler.endpoints.indices.contains(index) else { return nil }
+        return pooler.only(pooler.endpoints[index])
     }
 
     private static func findings(_ roles: [(PostgresAddress.Endpoint, PostgresHostRole)]) -> String {

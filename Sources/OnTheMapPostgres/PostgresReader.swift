@@ -14,6 +14,9 @@ struct PostgresReader: SQLDatabase {
     let leaseDeadline: Duration
     /// How long PostgreSQL lets a read run.
     let budget: Duration
+    /// False through a pooler in transaction mode, where a statement prepared on one server
+    /// connection is not there on the next (PgBouncer before 1.21).
+    let prepares: Bool
     let logger: Logger
     let eventLoop: any EventLoop
     /// Why the pool last failed to connect, for a read that got no connection.
@@ -33,7 +36,7 @@ struct PostgresReader: SQLDatabase {
             try await primary.withConnection(\.readers, within: leaseDeadline, runningWithin: budget + leaseDeadline, attempts: attempts) {
                 [self] connection in
                 try await DatabaseMetrics.postgresql.measure(role: .read, since: asked) {
-                    try await connection.run(query, in: self, prepared: true, logger: logger, onRow)
+                    try await connection.run(query, in: self, prepared: prepares, logger: logger, onRow)
                 }
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {

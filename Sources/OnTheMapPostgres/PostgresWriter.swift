@@ -35,6 +35,8 @@ final class PostgresWriter: StoreWriter, Sendable {
     private let maxPending: Int
     /// How long a write waits for a connection before it is answered 503.
     private let leaseDeadline: Duration
+    /// False through a pooler in transaction mode (see `PostgresReader.prepares`).
+    private let prepares: Bool
     private let load = NIOLockedValueBox(Load())
     private let logger: Logger
     /// Why the pool last failed to connect, for a write that got no connection.
@@ -42,10 +44,11 @@ final class PostgresWriter: StoreWriter, Sendable {
     let database: any SQLDatabase
 
     init(
-        source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, leaseDeadline: Duration, logger: Logger,
-        eventLoop: any EventLoop, attempts: ConnectionAttempts? = nil
+        source: Source, changes: LocationChangeFeed, announcer: CommitAnnouncer, maxPending: Int, leaseDeadline: Duration, prepares: Bool,
+        logger: Logger, eventLoop: any EventLoop, attempts: ConnectionAttempts? = nil
     ) {
         self.source = source
+        self.prepares = prepares
         self.attempts = attempts
         self.leaseDeadline = leaseDeadline
         self.changes = changes
@@ -82,12 +85,13 @@ final class PostgresWriter: StoreWriter, Sendable {
     /// then finds the migrations applied.
     func exclusively(_ body: @Sendable (any StoreWriter) async throws -> Void) async throws {
         guard case .primary(let primary) = source else { return try await body(self) }
-        try await primary.pools.writers.withConnection { connection in
+        // Straight to the host: a session's advisory lock cannot pass a pooler in transaction mode.
+        try await primary.pools.direct.withConnection { connection in
             let lock = "hashtext('onthemap-migrations:' || current_schema())"
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: logger)
             let session = PostgresWriter(
                 source: .connection(connection), changes: changes, announcer: announcer, maxPending: maxPending, leaseDeadline: leaseDeadline,
-                logger: logger, eventLoop: connection.eventLoop)
+                prepares: prepares, logger: logger, eventLoop: connection.eventLoop)
             do {
                 try await body(session)
             } catch {
@@ -115,7 +119,7 @@ final class PostgresWriter: StoreWriter, Sendable {
     private func alone<Result: Sendable>(_ unit: WriteUnit<Result>) async throws -> (result: Result, changes: [LocationChange.Kind]) {
         try await timed(inTransactionBlock: false) { connection in
             let rows = NIOLockedValueBox<[any SQLRow]>([])
-            try await connection.run(unit.statements[0], in: self.database, prepared: true, logger: self.logger) { row in rows.withLockedValue { $0.append(row) } }
+            try await connection.run(unit.statements[0], in: self.database, prepared: self.prepares, logger: self.logger) { row in rows.withLockedValue { $0.append(row) } }
             try await connection.confirmLoneStatementCommitted(logger: self.logger)
             return try unit.interpret([rows.withLockedValue { $0 }])
         }

@@ -11,6 +11,9 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ServerSetting.database.help)
     var database: String?
 
+    @Option(name: .customLong(ServerSetting.databasePooler.name), help: ServerSetting.databasePooler.help)
+    var pooler: String?
+
     @Option(name: .customLong(ServerSetting.databaseReaders.name), help: ServerSetting.databaseReaders.help)
     var readers: String?
 
@@ -88,7 +91,19 @@ struct DatabaseOptions: ParsableArguments {
             .value(writers, default: options.writers, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
         options.readBudget = try budget(default: options.readBudget)
         options.maxPendingWrites = try queue(default: options.maxPendingWrites)
+        options.pooler = try poolerAddress()
         return options
+    }
+
+    /// `--database-pooler`: one PgBouncer per host of the database URL.
+    private func poolerAddress() throws -> PostgresAddress? {
+        guard let (text, source) = ServerSetting.databasePooler.raw(pooler), !text.isEmpty else { return nil }
+        guard PostgresAddress.isAddress(text) else { throw ValidationError("\(source): must be a postgres:// URL naming the pooler(s).") }
+        do {
+            return try PostgresAddress(text)
+        } catch {
+            throw ValidationError("\(source): \(error.description).")
+        }
     }
 
     private func readerCount(default value: Int) throws -> Int {

@@ -6,7 +6,7 @@ import OnTheMapSQLite
 /// Every setting of `onthemap serve`, in the README's order.
 extension ServerSetting {
     static let all: [ServerSetting] = [
-        host, port, database, writes, courseCreators, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
+        host, port, database, databasePooler, writes, courseCreators, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
         databaseReaders, databaseWriters, readBudget, expensiveQueries, expensiveQueue, writeQueue,
         headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerAddress,
         signUpLimit, loginFailureLimit, liveStreams, liveStreamsPerAddress, geocoderUpstream, tilesURL, tilesAttribution, leafletDirectory,
@@ -21,6 +21,11 @@ extension ServerSetting {
     static let database = ServerSetting("database", valueName: "path|url", default: code(defaultDatabase), """
         SQLite file, created if missing, or a PostgreSQL URL `postgres://user:password@host:5432/name` (libpq's `sslmode` and \
         `sslrootcert`, `host=/run/postgresql` for a local socket, and `schema=name` to keep the tables in their own schema)
+        """)
+    static let databasePooler = ServerSetting("database-pooler", valueName: "url", default: "none", """
+        PostgreSQL only: PgBouncer in transaction mode in front of each database host, in the same order \
+        (`postgres://user:password@db1:6432,db2:6432/name`): reads and writes go through it, the change channel's `LISTEN` \
+        and the migrations straight to the database
         """)
     static let writes = ServerSetting("writes", valueName: "mode", default: code(configuration.writeMode.rawValue),
         "`accounts`: writes need a login; `open`: anyone may write")

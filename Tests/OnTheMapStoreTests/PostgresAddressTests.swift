@@ -50,3 +50,15 @@ import Testing
         #expect(throws: PostgresAddressError.self) { try PostgresAddress("postgres://app@db1,db2/onthemap?host=/run/postgresql") }
     }
 }
+
+/// `--database-pooler` names one PgBouncer per database host, and never a schema of its own.
+@Suite struct PostgresPoolerTests {
+    @Test func onePoolerPerHostInTheSameOrder() throws {
+        let database = try PostgresAddress("postgres://app@db1:5432,db2:5432/onthemap?target_session_attrs=read-write")
+        #expect(PostgresPooler.whyNot(try PostgresAddress("postgres://app@db1:6432,db2:6432/onthemap"), for: database) == nil)
+        let one = PostgresPooler.whyNot(try PostgresAddress("postgres://app@db1:6432/onthemap"), for: database)
+        #expect(one?.contains("1 pooler host(s) for the database URL's 2") == true, "\(one ?? "")")
+        let schema = PostgresPooler.whyNot(try PostgresAddress("postgres://app@db1:6432,db2:6432/onthemap?schema=a"), for: database)
+        #expect(schema?.contains("search_path") == true)
+    }
+}

@@ -4,7 +4,8 @@
 # two nodes, synchronous replication, the failover timeouts of deploy/pg_auto_failover), three
 # instances behind deploy/'s nginx given the formation's multi-host URL, and writers, readers and
 # live streams through nginx while the primary is killed -9, rejoins as standby, and is switched
-# back. FAILOVER_PGBOUNCER=1: the same with PgBouncer (transaction pooling) in front of each node.
+# back. FAILOVER_PGBOUNCER=1: the same with PgBouncer (transaction pooling) in front of each node,
+# the instances reading and writing through it (--database-pooler).
 #   scripts/test/failover-test.sh .build/debug/onthemap
 set -euo pipefail
 
@@ -19,6 +20,7 @@ cleanup() {
     if [ -n "$nginx_pid" ]; then kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
     wait 2>/dev/null || true
     "$root/scripts/test/failover/formation.sh" stop "$work/formation" 2>/dev/null || true
+    for bouncer in "$work"/bouncer-*; do [ -d "$bouncer" ] && "$root/scripts/test/failover/pgbouncer.sh" stop "$bouncer" 2>/dev/null || true; done
     # FAILOVER_TEST_KEEP_LOGS=DIR keeps the instances' and the formation's logs for a look afterwards.
     if [ -n "${FAILOVER_TEST_KEEP_LOGS:-}" ]; then mkdir -p "$FAILOVER_TEST_KEEP_LOGS"; cp -r "$work"/*.log "$work/formation" "$FAILOVER_TEST_KEEP_LOGS"/ 2>/dev/null || true; fi
     rm -rf "$work"
@@ -28,11 +30,22 @@ trap cleanup EXIT
 echo "failover: starting a pg_auto_failover formation (a monitor and two nodes)"
 database="$("$root/scripts/test/failover/formation.sh" start "$work/formation")"
 echo "failover: $database"
+# The second variant: a PgBouncer (transaction pooling) in front of each node, in the URL's order.
+pooler=""
+if [ "${FAILOVER_PGBOUNCER:-0}" = 1 ]; then
+    hosts=""
+    for port in $(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$database" | cut -d: -f2); do
+        bouncer="$("$root/scripts/test/failover/pgbouncer.sh" start "$work/bouncer-$port" 127.0.0.1 "$port")"
+        hosts+="${hosts:+,}$(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$bouncer")"
+    done
+    pooler="postgres://onthemap:onthemap@$hosts/onthemap?sslmode=disable"
+    echo "failover: through PgBouncer, $pooler"
+fi
 nginx_port="$(free_port)"
 ports=("$(free_port)" "$(free_port)" "$(free_port)")
 nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
 for port in "${ports[@]}"; do
-    ONTHEMAP_DATABASE="$database" ONTHEMAP_TRUST_PROXY=yes ONTHEMAP_PUBLIC_URL="http://127.0.0.1:$nginx_port" \
+    ONTHEMAP_DATABASE="$database" ONTHEMAP_DATABASE_POOLER="$pooler" ONTHEMAP_TRUST_PROXY=yes ONTHEMAP_PUBLIC_URL="http://127.0.0.1:$nginx_port" \
         ONTHEMAP_DATABASE_READERS=4 ONTHEMAP_DATABASE_WRITERS=3 \
         "$binary" serve --host 127.0.0.1 --port "$port" >>"$work/instance-$port.log" 2>&1 </dev/null &
     echo $! >"$work/instance-$port.pid"

@@ -44,15 +44,19 @@ auth_type = scram-sha-256
 auth_file = $dir/userlist.txt
 ; A server connection goes back to the pool at the end of each transaction.
 pool_mode = transaction
+; The benchmark reads SHOW STATS from the admin console as onthemap.
+stats_users = onthemap
 ; Every instance's pool connections, and then some: PgBouncer holds idle clients cheaply.
 max_client_conn = 5000
 ; Server connections per database and user: what PostgreSQL actually serves at once.
 default_pool_size = 20
 ; PgBouncer 1.18 refuses any startup parameter it does not track (client_encoding, DateStyle,
-; TimeZone, standard_conforming_strings, application_name) unless told to ignore it. Ignored means
-; dropped: the server never sees it (NOTES.md). On The Map's pools send statement_timeout (readers)
-; and search_path (a schema= URL); JDBC sends extra_float_digits.
-ignore_startup_parameters = extra_float_digits,statement_timeout,search_path
+; TimeZone, standard_conforming_strings, application_name) unless told to ignore it, and ignored
+; means dropped (NOTES.md). On The Map's pooled connections (--database-pooler) send none; its
+; direct ones send statement_timeout and search_path, so an instance given PgBouncer as its
+; --database is refused loudly rather than run without its read budget and schema. JDBC sends
+; extra_float_digits.
+ignore_startup_parameters = extra_float_digits
 ; DISCARD ALL between clients is for session pooling; transaction mode resets nothing.
 server_reset_query =
 server_check_delay = 10
