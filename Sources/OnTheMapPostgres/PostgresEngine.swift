@@ -26,6 +26,10 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         /// A connection pooler in transaction mode (PgBouncer) in front of each host, in the same
         /// order: reads and writes go through it, `LISTEN` and the migrations straight to the host.
         public var pooler: PostgresAddress?
+        /// Standbys that the reads no cache holds may go to (`PostgresStandbys`).
+        public var replicas: PostgresAddress?
+        /// How far behind the primary a standby may be and still take reads.
+        public var maxReplicaLag: Duration = .seconds(2)
 
         public init() {}
     }
@@ -37,13 +41,15 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     /// The host that takes writes, as last found.
     public var primaryEndpoint: PostgresAddress.Endpoint { primary.pools.endpoint }
     private let watching: Task<Void, Never>
+    private let standbys: PostgresStandbys?
     private let writer: PostgresWriter
     private let channel: ChangeChannel
     private let logger: Logger
 
-    private init(primary: PostgresPrimary, options: Options, attempts: ConnectionAttempts, logger: Logger) {
+    private init(primary: PostgresPrimary, standbys: PostgresStandbys?, options: Options, attempts: ConnectionAttempts, logger: Logger) {
         address = primary.address
         self.primary = primary
+        self.standbys = standbys
         self.logger = logger
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let changes = LocationChangeFeed()
@@ -60,9 +66,14 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         store = SQLStore(
             reader: PostgresReader(
                 primary: primary, leaseDeadline: options.leaseDeadline, budget: options.readBudget, prepares: options.pooler == nil, logger: logger,
-                eventLoop: eventLoop, attempts: attempts),
+                eventLoop: eventLoop, attempts: attempts, standbys: standbys),
             writer: writer, flavour: PostgresFlavour(), changes: changes)
-        watching = Task.detached { await primary.watch() }
+        watching = Task.detached {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await primary.watch() }
+                if let standbys { group.addTask { await standbys.watch(primary: primary) } }
+            }
+        }
     }
 
     /// Finds the primary, connects, creates the schema if asked for one, and applies the
@@ -80,7 +91,11 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
         let primary = try await PostgresPrimary.find(
             address, through: options.pooler, settings: .init(readers: options.readers, writers: options.writers, readBudgetMilliseconds: budget),
             within: connectTimeout, poolLogger: attempts.poolLogger(logger), logger: logger)
-        let engine = PostgresEngine(primary: primary, options: options, attempts: attempts, logger: logger)
+        let settings = PostgresPools.Settings(readers: options.readers, writers: options.writers, readBudgetMilliseconds: budget)
+        let standbys = try options.replicas.map {
+            try PostgresStandbys(address: $0, settings: settings, maxLag: options.maxReplicaLag, poolLogger: attempts.poolLogger(logger), logger: logger)
+        }
+        let engine = PostgresEngine(primary: primary, standbys: standbys, options: options, attempts: attempts, logger: logger)
         do {
             try await withTimeout(max(connectTimeout - (ContinuousClock.now - started), .seconds(1)), address: address) {
                 if let schema = address.schema { try await engine.createSchema(schema) }
@@ -155,6 +170,7 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
     public func close() async throws {
         await writer.waitUntilIdle()
         watching.cancel()
+        await standbys?.close()
         if await !primary.close() {
             logger.warning("PostgreSQL connection pools did not stop within \(PostgresPools.stopGrace) of closing; leaving them behind")
         }

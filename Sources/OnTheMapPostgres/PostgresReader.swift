@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapStore
 import PostgresKit
@@ -21,6 +22,8 @@ struct PostgresReader: SQLDatabase {
     let eventLoop: any EventLoop
     /// Why the pool last failed to connect, for a read that got no connection.
     var attempts: ConnectionAttempts?
+    /// The standbys reads may go to (`--database-replicas`), when there are any.
+    var standbys: PostgresStandbys?
 
     var dialect: any SQLDialect { PostgresDialect() }
 
@@ -30,6 +33,7 @@ struct PostgresReader: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         do {
+            if try await onStandby(query, onRow) { return }
             let asked = ContinuousClock.now
             // PostgreSQL stops a read at the budget (statement_timeout): a read still unanswered a
             // lease deadline after that is on a connection the database has dropped.
@@ -41,6 +45,33 @@ struct PostgresReader: SQLDatabase {
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {
             throw StoreError.readTimedOut
+        }
+    }
+
+    /// Runs a read the caller allows a standby to answer (`StandbyReads`) on one that qualifies;
+    /// false when none does, or when the one chosen failed before its first row (it is taken out
+    /// of rotation, and the primary answers instead).
+    private func onStandby(_ query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws -> Bool {
+        guard StandbyReads.allowed, let standbys, let (endpoint, pool) = standbys.pool(forCallerWhoWroteAt: StandbyReads.writtenAt) else {
+            return false
+        }
+        let delivered = NIOLockedValueBox(false)
+        let asked = ContinuousClock.now
+        do {
+            try await PostgresAvailability.withConnection(from: pool, within: leaseDeadline, runningWithin: budget + leaseDeadline) { [self] connection in
+                try await DatabaseMetrics.postgresql.measure(role: .standby, since: asked) {
+                    try await connection.run(query, in: self, prepared: prepares, logger: logger) { row in
+                        delivered.withLockedValue { $0 = true }
+                        onRow(row)
+                    }
+                }
+            }
+            return true
+        } catch {
+            guard let reason = PostgresAvailability.unavailability(of: error) ?? (error as? StoreError).map({ "\($0)" }),
+                  !delivered.withLockedValue({ $0 }) else { throw error }
+            standbys.failed(endpoint, because: reason)
+            return false
         }
     }
 }

@@ -21,6 +21,8 @@ public struct DatabaseMetrics: Sendable {
         case read
         /// The writer (SQLite's one connection) or the pool of write connections (PostgreSQL).
         case write
+        /// A read a standby answered (PostgreSQL with `--database-replicas`).
+        case standby
     }
 
     public static let waitLabel = "onthemap_db_connection_wait_seconds"

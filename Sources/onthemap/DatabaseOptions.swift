@@ -14,6 +14,12 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong(ServerSetting.databasePooler.name), help: ServerSetting.databasePooler.help)
     var pooler: String?
 
+    @Option(name: .customLong(ServerSetting.databaseReplicas.name), help: ServerSetting.databaseReplicas.help)
+    var replicas: String?
+
+    @Option(name: .customLong(ServerSetting.databaseReplicaLag.name), help: ServerSetting.databaseReplicaLag.help)
+    var replicaLag: String?
+
     @Option(name: .customLong(ServerSetting.databaseReaders.name), help: ServerSetting.databaseReaders.help)
     var readers: String?
 
@@ -91,16 +97,24 @@ struct DatabaseOptions: ParsableArguments {
             .value(writers, default: options.writers, expected: "a whole number from 1 to 64") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
         options.readBudget = try budget(default: options.readBudget)
         options.maxPendingWrites = try queue(default: options.maxPendingWrites)
-        options.pooler = try poolerAddress()
+        options.pooler = try address(ServerSetting.databasePooler, pooler, role: .primary, naming: "the pooler(s)")
+        options.replicas = try address(ServerSetting.databaseReplicas, replicas, role: .standbys, naming: "the standbys")
+        options.maxReplicaLag = try ServerSetting.databaseReplicaLag
+            .value(replicaLag, default: options.maxReplicaLag, expected: "a whole number of milliseconds from 1 to 600000") {
+                Int64($0).flatMap { (1...600_000).contains($0) ? .milliseconds($0) : nil }
+            }
         return options
     }
 
-    /// `--database-pooler`: one PgBouncer per host of the database URL.
-    private func poolerAddress() throws -> PostgresAddress? {
-        guard let (text, source) = ServerSetting.databasePooler.raw(pooler), !text.isEmpty else { return nil }
-        guard PostgresAddress.isAddress(text) else { throw ValidationError("\(source): must be a postgres:// URL naming the pooler(s).") }
+    /// Whether reads may go to standbys (`--database-replicas`): the server then tells them who wrote lately.
+    var readsFromStandbys: Bool { (try? postgresOptions().replicas) != nil }
+
+    /// `--database-pooler` (one PgBouncer per host of the database URL) or `--database-replicas`.
+    private func address(_ setting: ServerSetting, _ flag: String?, role: PostgresAddress.Role, naming what: String) throws -> PostgresAddress? {
+        guard let (text, source) = setting.raw(flag), !text.isEmpty else { return nil }
+        guard PostgresAddress.isAddress(text) else { throw ValidationError("\(source): must be a postgres:// URL naming \(what).") }
         do {
-            return try PostgresAddress(text)
+            return try PostgresAddress(text, role: role)
         } catch {
             throw ValidationError("\(source): \(error.description).")
         }

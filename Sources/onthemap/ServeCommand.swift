@@ -252,6 +252,7 @@ struct ServeCommand: AsyncParsableCommand {
             .value(loginFailureLimit, default: configuration.loginFailuresPerAddressPerMinute, expected: "a whole number from 1 to 100000") {
                 Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
             }
+        configuration.standbyReads = database.readsFromStandbys
         configuration.live.maxStreams = try ServerSetting.liveStreams
             .value(liveStreams, default: configuration.live.maxStreams, expected: "a whole number from 0 to 1000000") {
                 Int($0).flatMap { (0...1_000_000).contains($0) ? $0 : nil }

@@ -6,7 +6,7 @@ import OnTheMapSQLite
 /// Every setting of `onthemap serve`, in the README's order.
 extension ServerSetting {
     static let all: [ServerSetting] = [
-        host, port, database, databasePooler, writes, courseCreators, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
+        host, port, database, databasePooler, databaseReplicas, databaseReplicaLag, writes, courseCreators, publicURL, trustProxy, sessionDays, sessionIdleDays, maxListLimit, maxSkip, listCacheCourses,
         databaseReaders, databaseWriters, readBudget, expensiveQueries, expensiveQueue, writeQueue,
         headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxConnectionsPerAddress,
         signUpLimit, loginFailureLimit, liveStreams, liveStreamsPerAddress, geocoderUpstream, tilesURL, tilesAttribution, leafletDirectory,
@@ -27,6 +27,14 @@ extension ServerSetting {
         (`postgres://user:password@db1:6432,db2:6432/name`): reads and writes go through it, the change channel's `LISTEN` \
         and the migrations straight to the database
         """)
+    static let databaseReplicas = ServerSetting("database-replicas", valueName: "url", default: "none", """
+        PostgreSQL only: standbys the lists no cache holds may be read from, e.g. the database's own hosts \
+        (`postgres://user:password@db1:5432,db2:5432/name?target_session_attrs=prefer-standby`): whichever are standbys within \
+        the lag bound take those reads in turn; a student who has just written reads from one that has their write, else from the primary
+        """)
+    static let databaseReplicaLag = ServerSetting("database-replica-lag-ms", valueName: "ms",
+        default: milliseconds(PostgresEngine.Options().maxReplicaLag),
+        "PostgreSQL only: a standby further behind the primary than this takes no reads until it catches up")
     static let writes = ServerSetting("writes", valueName: "mode", default: code(configuration.writeMode.rawValue),
         "`accounts`: writes need a login; `open`: anyone may write")
     static let courseCreators = ServerSetting("course-creators", valueName: "who", default: code(configuration.courseCreators.rawValue),

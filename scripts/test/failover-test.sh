@@ -20,7 +20,7 @@ cleanup() {
     if [ -n "$nginx_pid" ]; then kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
     wait 2>/dev/null || true
     "$root/scripts/test/failover/formation.sh" stop "$work/formation" 2>/dev/null || true
-    for bouncer in "$work"/bouncer-*; do [ -d "$bouncer" ] && "$root/scripts/test/failover/pgbouncer.sh" stop "$bouncer" 2>/dev/null || true; done
+    "$root/scripts/test/failover/pgbouncer.sh" stop-all "$work" 2>/dev/null || true
     # FAILOVER_TEST_KEEP_LOGS=DIR keeps the instances' and the formation's logs for a look afterwards.
     if [ -n "${FAILOVER_TEST_KEEP_LOGS:-}" ]; then mkdir -p "$FAILOVER_TEST_KEEP_LOGS"; cp -r "$work"/*.log "$work/formation" "$FAILOVER_TEST_KEEP_LOGS"/ 2>/dev/null || true; fi
     rm -rf "$work"
@@ -33,12 +33,7 @@ echo "failover: $database"
 # The second variant: a PgBouncer (transaction pooling) in front of each node, in the URL's order.
 pooler=""
 if [ "${FAILOVER_PGBOUNCER:-0}" = 1 ]; then
-    hosts=""
-    for port in $(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$database" | cut -d: -f2); do
-        bouncer="$("$root/scripts/test/failover/pgbouncer.sh" start "$work/bouncer-$port" 127.0.0.1 "$port")"
-        hosts+="${hosts:+,}$(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$bouncer")"
-    done
-    pooler="postgres://onthemap:onthemap@$hosts/onthemap?sslmode=disable"
+    pooler="$("$root/scripts/test/failover/pgbouncer.sh" in-front "$work" "$database")"
     echo "failover: through PgBouncer, $pooler"
 fi
 nginx_port="$(free_port)"

@@ -104,6 +104,9 @@ public struct AppConfiguration: Sendable {
     public var openWritesWindowSeconds = 60.0
     /// Live streams (`GET /v1/StudentLocation/events`): caps, heartbeat, catch-up.
     public var live = LiveStreamSettings()
+    /// The database sends some reads to standbys (`--database-replicas`): the server remembers who
+    /// wrote lately, so that their reads see their writes (`StandbyReadsMiddleware`).
+    public var standbyReads = false
     /// The longest of the windows above: rate events older than this count for nothing.
     var longestRateWindowSeconds: Double {
         [loginThrottleWindowSeconds, geocodeRateWindowSeconds, addressLoginFailureWindowSeconds, signUpWindowSeconds, openWritesWindowSeconds,

@@ -10,6 +10,9 @@ func buildRouter(_ configuration: AppConfiguration, services: AppServices, route
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: IdempotencyMiddleware(store: store, clock: clock, secret: configuration.secret, bounds: configuration.idempotencyBounds))
+    if configuration.standbyReads {
+        router.add(middleware: StandbyReadsMiddleware(writers: RecentWriters(), clock: clock, secure: configuration.publicURL?.isSecure ?? false))
+    }
 
     let rules = RouteRules(
         crossSite: CrossSiteGuard(publicURL: configuration.publicURL), courses: CourseAccess(writeMode: configuration.writeMode, store: store))

@@ -11,6 +11,7 @@
 #   formation.sh switchover DIR         planned switchover, waits until the formation is healthy
 #   formation.sh stop DIR               stops everything started in DIR (also after kill-primary)
 #   formation.sh settings               prints the failover timeouts this recipe sets
+#   formation.sh standby-sql DIR SQL    runs SQL on the standby as postgres, prints its answer
 # See NOTES.md beside this file for the timings measured with these settings.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -251,6 +252,8 @@ case "${1:-}" in
     switchover) switchover "$2" ;;
     stop) stop "$2" ;;
     settings) settings ;;
+    # The replica test pauses and resumes the standby's replay this way.
+    standby-sql) node_sql "$2" "$(monitor_sql "$2" "SELECT nodename FROM pgautofailover.node WHERE reportedstate = 'secondary'")" "$3" ;;
     *) echo "usage: $0 start DIR | primary DIR | kill-primary DIR | kill-standby DIR | rejoin DIR NODE | wait-healthy DIR [SECONDS] | switchover DIR | stop DIR | settings" >&2
        exit 2 ;;
 esac

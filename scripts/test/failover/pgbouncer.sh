@@ -5,6 +5,9 @@
 #   scripts/test/failover/pgbouncer.sh start DIR UPSTREAM_HOST UPSTREAM_PORT
 #        starts it; prints postgres://onthemap:onthemap@127.0.0.1:PORT/onthemap
 #   scripts/test/failover/pgbouncer.sh stop DIR
+#   scripts/test/failover/pgbouncer.sh in-front DIR DATABASE_URL
+#        one in front of each host of a (multi-host) URL, in DIR/bouncer-PORT; prints the pooler URL
+#   scripts/test/failover/pgbouncer.sh stop-all DIR   stops those
 # The settings are deploy/pgbouncer/pgbouncer.ini's; NOTES.md beside this file says what
 # transaction pooling breaks (named prepared statements, LISTEN, session advisory locks) and
 # which startup parameters PgBouncer 1.18 refuses.
@@ -80,8 +83,27 @@ stop() {
     kill -KILL "$pid" 2>/dev/null || true
 }
 
+# One PgBouncer in front of each 127.0.0.1 host of a database URL, in DIR/bouncer-PORT; prints the
+# pooler URL naming them in the same order (the server's --database-pooler).
+in_front() {
+    local dir="$1" database="$2" port bouncer hosts=""
+    for port in $(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$database" | cut -d: -f2); do
+        bouncer="$(start "$dir/bouncer-$port" 127.0.0.1 "$port")"
+        hosts+="${hosts:+,}$(grep -oE '127\.0\.0\.1:[0-9]+' <<<"$bouncer")"
+    done
+    echo "postgres://onthemap:onthemap@$hosts/onthemap?sslmode=disable"
+}
+
+stop_all() {
+    local bouncer
+    for bouncer in "$1"/bouncer-*; do [ -d "$bouncer" ] && stop "$bouncer"; done
+    return 0
+}
+
 case "${1:-}" in
     start) start "$2" "$3" "$4" ;;
     stop) stop "$2" ;;
-    *) echo "usage: $0 start DIR UPSTREAM_HOST UPSTREAM_PORT | stop DIR" >&2; exit 2 ;;
+    in-front) in_front "$2" "$3" ;;
+    stop-all) stop_all "$2" ;;
+    *) echo "usage: $0 start DIR UPSTREAM_HOST UPSTREAM_PORT | stop DIR | in-front DIR DATABASE_URL | stop-all DIR" >&2; exit 2 ;;
 esac
