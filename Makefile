@@ -7,7 +7,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Extra flags for `make run`, e.g. make run ARGS="--port 9000 --writes open"
 ARGS ?=
 
-.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug web-bundle deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test replica-test failover-test postgres-check screenshots clean
+.PHONY: check client-code client-code-check docs icons help geodata basemap geocode-eval geocode-check run test bench build build-debug web-bundle deps deps-test deps-bench swift-test cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test failover-test postgres-check screenshots clean
 
 run: deps build ## installs what is missing, builds the release binary, serves on 127.0.0.1:8080 (flags: ARGS="…")
 	.build/release/onthemap serve $(ARGS)
@@ -28,7 +28,7 @@ build-debug: web-bundle ## builds the debug binary and the Swift test targets
 web-bundle: ## bundles and minifies the web client's modules into Public/bundle (Debian's esbuild); nothing to do when current
 	scripts/web/bundle.sh
 
-test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test replica-test failover-test ## every test, in this order: the targets it names, from deps-test to failover-test
+test: deps-test build-debug postgres-check swift-test client-code-check geocode-check cli-test crash-test fault-test backup-test metrics-test oidc-test lti-test edge-test api-fuzz web-test browser-test cluster-test failover-test ## every test, in this order: the targets it names, from deps-test to failover-test
 
 # The loop to run while changing code, a few minutes warm: what a change most often breaks, cheapest
 # first. The web client's message catalogues, OnTheMapKit's generated code against openapi.json (and
@@ -85,14 +85,9 @@ cluster-test: ## three instances behind nginx on one PostgreSQL: across instance
 	scripts/test/cluster-test.sh .build/debug/onthemap
 
 # A pg_auto_failover formation (a monitor, two nodes, synchronous replication) under three instances
-# behind nginx: the primary killed -9, its node rejoining, a switchover back, with no instance touched.
-# Reads from the standby of a pg_auto_failover formation: read-your-writes with replay paused, the
-# standby out of rotation past the lag bound and back once it catches up; then through PgBouncer.
-replica-test: ## reads from a standby: a student reads their own write under replication lag; past the bound reads go to the primary; then through PgBouncer
-	scripts/test/replica-test.sh .build/debug/onthemap
-	REPLICA_PGBOUNCER=1 scripts/test/replica-test.sh .build/debug/onthemap
-
-failover-test: ## three instances on a pg_auto_failover formation: the primary lost, rejoined and switched back under load, nothing lost; then the same through PgBouncer
+# behind nginx: reads from the standby (read-your-writes with its replay paused, out of rotation past
+# the lag bound), then the primary killed -9, its node rejoining, a switchover back, no instance touched.
+failover-test: ## three instances on a pg_auto_failover formation: standby reads with read-your-writes under lag; the primary lost, rejoined and switched back under load, nothing lost; then all again through PgBouncer
 	scripts/test/failover-test.sh .build/debug/onthemap
 	FAILOVER_PGBOUNCER=1 scripts/test/failover-test.sh .build/debug/onthemap
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Losing the primary database machine (scripts/test/cluster/failover_test.py says what is checked):
-# a pg_auto_failover formation on this machine (scripts/test/failover/formation.sh: a monitor and
-# two nodes, synchronous replication, the failover timeouts of deploy/pg_auto_failover), three
-# instances behind deploy/'s nginx given the formation's multi-host URL, and writers, readers and
-# live streams through nginx while the primary is killed -9, rejoins as standby, and is switched
-# back. FAILOVER_PGBOUNCER=1: the same with PgBouncer (transaction pooling) in front of each node,
-# the instances reading and writing through it (--database-pooler).
+# Past one database machine, with real processes: a pg_auto_failover formation on this machine
+# (scripts/test/failover/formation.sh: a monitor and two nodes, synchronous replication, the
+# failover timeouts of deploy/pg_auto_failover), three instances behind deploy/'s nginx given the
+# formation's hosts for writes and, for reads, its standbys (--database-replicas, a 1 s lag bound).
+#   1. scripts/test/cluster/replica_test.py: reads from the standby, read-your-writes with its
+#      replay paused, out of rotation past the bound and back;
+#   2. scripts/test/cluster/failover_test.py: writers, readers and live streams through nginx
+#      while the primary is killed -9, rejoins as standby, and is switched back.
+# FAILOVER_PGBOUNCER=1: the same with a PgBouncer (transaction pooling) in front of each node, the
+# instances reading and writing the primary through it (--database-pooler).
 #   scripts/test/failover-test.sh .build/debug/onthemap
 set -euo pipefail
 
@@ -27,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "failover: starting a pg_auto_failover formation (a monitor and two nodes)"
+echo "failover: starting a pg_auto_failover formation (a monitor and two nodes)${FAILOVER_PGBOUNCER:+, a PgBouncer in front of each}"
 database="$("$root/scripts/test/failover/formation.sh" start "$work/formation")"
 echo "failover: $database"
 # The second variant: a PgBouncer (transaction pooling) in front of each node, in the URL's order.
@@ -36,13 +39,19 @@ if [ "${FAILOVER_PGBOUNCER:-0}" = 1 ]; then
     pooler="$("$root/scripts/test/failover/pgbouncer.sh" in-front "$work" "$database")"
     echo "failover: through PgBouncer, $pooler"
 fi
+replicas="${database/target_session_attrs=read-write/target_session_attrs=prefer-standby}"
+lag_ms=1000
 nginx_port="$(free_port)"
 ports=("$(free_port)" "$(free_port)" "$(free_port)")
+metrics=()
 nginx_cluster_conf "$work" "$nginx_port" "${ports[@]}"
 for port in "${ports[@]}"; do
-    ONTHEMAP_DATABASE="$database" ONTHEMAP_DATABASE_POOLER="$pooler" ONTHEMAP_TRUST_PROXY=yes ONTHEMAP_PUBLIC_URL="http://127.0.0.1:$nginx_port" \
+    metrics_port="$(free_port)"
+    metrics+=("http://127.0.0.1:$metrics_port")
+    ONTHEMAP_DATABASE="$database" ONTHEMAP_DATABASE_POOLER="$pooler" ONTHEMAP_DATABASE_REPLICAS="$replicas" \
+        ONTHEMAP_DATABASE_REPLICA_LAG_MS="$lag_ms" ONTHEMAP_TRUST_PROXY=yes ONTHEMAP_PUBLIC_URL="http://127.0.0.1:$nginx_port" \
         ONTHEMAP_DATABASE_READERS=4 ONTHEMAP_DATABASE_WRITERS=3 \
-        "$binary" serve --host 127.0.0.1 --port "$port" >>"$work/instance-$port.log" 2>&1 </dev/null &
+        "$binary" serve --host 127.0.0.1 --port "$port" --metrics-address "127.0.0.1:$metrics_port" >>"$work/instance-$port.log" 2>&1 </dev/null &
     echo $! >"$work/instance-$port.pid"
 done
 nginx -c "$work/nginx.conf" -p "$work" &
@@ -52,6 +61,10 @@ for port in "${ports[@]}" "$nginx_port"; do
 done
 
 status=0
+REPLICA_INSTANCES="http://127.0.0.1:${ports[0]} http://127.0.0.1:${ports[1]}" REPLICA_METRICS="${metrics[*]}" \
+    REPLICA_LOGS="$(for port in "${ports[@]}"; do printf '%s ' "$work/instance-$port.log"; done)" REPLICA_LAG_MS="$lag_ms" \
+    FAILOVER_FORMATION="$root/scripts/test/failover/formation.sh" FAILOVER_FORMATION_DIR="$work/formation" \
+    python3 "$root/scripts/test/cluster/replica_test.py" || status=$?
 CLUSTER_NGINX="http://127.0.0.1:$nginx_port" CLUSTER_PIDS="$(for port in "${ports[@]}"; do printf '%s ' "$(cat "$work/instance-$port.pid")"; done)" \
     FAILOVER_FORMATION="$root/scripts/test/failover/formation.sh" FAILOVER_FORMATION_DIR="$work/formation" \
     python3 "$root/scripts/test/cluster/failover_test.py" || status=$?

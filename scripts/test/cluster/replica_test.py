@@ -1,6 +1,6 @@
-"""Reads from a standby, started by scripts/test/replica-test.sh.
+"""Reads from a standby, started by scripts/test/failover-test.sh before the failover.
 
-Two instances share a pg_auto_failover formation (a primary and a synchronous standby), each given
+Two of its instances share a pg_auto_failover formation (a primary and a synchronous standby), each given
 the standby hosts for reads (`--database-replicas`, a short lag bound). The uncached list goes to
 the standby while it keeps up; then its replay is paused (`pg_wal_replay_pause()`, replication lag
 on demand): a student who writes still reads their write at once, on the instance they wrote
