@@ -9,6 +9,7 @@ hostile="$("$root/scripts/bench/bench-hostile-json.sh" "$root/.build/release/ont
 cluster="$("$root/scripts/bench/bench-cluster.sh" "$root/.build/release/onthemap")"
 failover="$("$root/scripts/bench/bench-failover.sh" "$root/.build/release/onthemap")"
 pgbouncer="$("$root/scripts/bench/bench-pgbouncer.sh" "$root/.build/release/onthemap")"
+replicas="$("$root/scripts/bench/bench-replicas.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
 courses="$("$root/scripts/bench/bench-courses.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
@@ -37,6 +38,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$failover"
     echo
     echo "$pgbouncer"
+    echo
+    echo "$replicas"
     echo
     echo "$postgres"
     echo
