@@ -62,3 +62,13 @@ import Testing
         #expect(schema?.contains("search_path") == true)
     }
 }
+
+/// A WAL position as PostgreSQL writes it, `high/low` in hex, compares as a number.
+@Suite struct LSNTests {
+    @Test func positionsReadAsNumbersInOrder() {
+        #expect(LSN(text: "0/3006490") == 0x3006490)
+        #expect(LSN(text: "16/B374D848") == 0x16_B374_D848)
+        #expect(LSN(text: "1/0")! > LSN(text: "0/FFFFFFFF")!)
+        #expect(LSN(text: "nonsense") == nil && LSN(text: "1/2/3") == nil)
+    }
+}
