@@ -123,6 +123,9 @@ final class PostgresPrimary: Sendable {
             for await _ in suspicions {
                 if Task.isCancelled { break }
                 await checkAndFollow()
+                // Failures that leave the primary where it is (a full disk) come with every
+                // request: at most two checks a second, however many suspect it.
+                try? await Task.sleep(for: Self.searchInterval * 2)
             }
             group.cancelAll()
         }
