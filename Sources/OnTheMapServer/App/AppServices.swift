@@ -64,7 +64,7 @@ struct AppServices: Sendable {
         addresses = overrides.addresses ?? ProxyRule(trusted: configuration.trustedProxies)
         accounts = Self.accountService(configuration, store: store, limits: limits, hasher: overrides.hasher, clock: clock)
         listCache = LatestListCache(capacity: configuration.listCacheCourses)
-        hub = LocationEventHub(store: store, logger: logger)
+        hub = LocationEventHub(store: store, logger: logger, heartbeat: configuration.live.heartbeat)
         courseDirectory = CourseDirectory(store: store)
         ltiKeys = LTIToolKeys(store: store, secret: configuration.secret, clock: clock)
         let ltiClient = LTIServiceClient(keys: ltiKeys)
