@@ -76,7 +76,7 @@ import Testing
     private static func nextEvent(_ items: inout AsyncStream<LocationEventHub.Item>.Iterator) async -> LocationEvent? {
         while let item = await items.next() {
             switch item {
-            case .event(let event): return event
+            case .event(let published): return published.event
             case .heartbeat: continue
             case .end: return nil
             }

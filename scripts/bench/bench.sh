@@ -12,6 +12,7 @@ pgbouncer="$("$root/scripts/bench/bench-pgbouncer.sh" "$root/.build/release/onth
 replicas="$("$root/scripts/bench/bench-replicas.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
 courses="$("$root/scripts/bench/bench-courses.sh" "$root/.build/release/onthemap")"
+streams="$("$root/scripts/bench/bench-streams.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
 # Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
 web="$(/usr/bin/python3 "$root/scripts/test/browser/bench_web_client.py" "$root/.build/release/onthemap" 5)"
@@ -44,6 +45,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$postgres"
     echo
     echo "$courses"
+    echo
+    echo "$streams"
     echo
     echo "$geocoder"
     echo

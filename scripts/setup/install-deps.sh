@@ -5,7 +5,7 @@
 #                                  Chromium, its driver and Selenium for the browser tests, PostgreSQL's server for
 #                                  the throwaway clusters of scripts/test/postgres-test.sh, pg_auto_failover and PgBouncer
 #                                  for scripts/test/failover/; Schemathesis and axe-core from PyPI under .build)
-#   scripts/setup/install-deps.sh bench  what `make bench` needs (wrk, and the browser for the web client's figures)
+#   scripts/setup/install-deps.sh bench  what `make bench` needs (wrk, a C compiler for the streams load client, and the browser for the web client's figures)
 set -euo pipefail
 
 purpose="${1:-run}"
@@ -30,7 +30,7 @@ browser=(chromium chromium-driver python3-selenium fonts-wqy-zenhei fonts-lohit-
 case "$purpose" in
     run) ;;
     test) packages+=(curl jq procps sqlite3 e2fsprogs util-linux mount python3-venv postgresql postgresql-15-auto-failover pgbouncer nginx-light prometheus python3-prometheus-client "${browser[@]}") ;;
-    bench) packages+=(curl jq wrk sqlite3 iproute2 procps strace nginx-light postgresql python3-venv "${browser[@]}") ;;
+    bench) packages+=(curl jq wrk gcc libc6-dev sqlite3 iproute2 procps strace nginx-light postgresql postgresql-15-auto-failover pgbouncer python3-venv "${browser[@]}") ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 

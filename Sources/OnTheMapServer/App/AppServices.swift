@@ -64,7 +64,7 @@ struct AppServices: Sendable {
         addresses = overrides.addresses ?? ProxyRule(trusted: configuration.trustedProxies)
         accounts = Self.accountService(configuration, store: store, limits: limits, hasher: overrides.hasher, clock: clock)
         listCache = LatestListCache(capacity: configuration.listCacheCourses)
-        hub = LocationEventHub(store: store, logger: logger)
+        hub = LocationEventHub(store: store, logger: logger, heartbeat: configuration.live.heartbeat)
         courseDirectory = CourseDirectory(store: store)
         ltiKeys = LTIToolKeys(store: store, secret: configuration.secret, clock: clock)
         let ltiClient = LTIServiceClient(keys: ltiKeys)
@@ -73,7 +73,10 @@ struct AppServices: Sendable {
         courses = CourseService(store: store, invites: CourseInvite(secret: configuration.secret), clock: clock) { [courseDirectory] slug in
             courseDirectory.forget(slug)
         }
-        liveAdmission = LiveStreamAdmission(settings: configuration.live)
+        liveAdmission = LiveStreamAdmission(settings: configuration.live, connections: configuration.edge.maxConnections)
+        if liveAdmission.maxStreams < configuration.live.maxStreams {
+            logger.warning("Live streams are capped at \(liveAdmission.maxStreams), not \(configuration.live.maxStreams): streams may take nine tenths of the \(configuration.edge.maxConnections) connections the server may hold (--max-connections, by default the file descriptor limit less 128)")
+        }
         locations = LocationService(
             store: store, writeMode: configuration.writeMode, maxListLimit: configuration.maxListLimit,
             maxSkip: configuration.maxSkip, cache: listCache, lanes: overrides.lanes ?? ReadLanes(configuration),

@@ -4,6 +4,8 @@ import Hummingbird
 func buildRouter(_ configuration: AppConfiguration, services: AppServices, routes: RouteTable) -> Router<AppRequestContext> {
     let store = services.store, clock = services.clock
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // First, so that nothing runs on a live stream's connection task before it (`inChildTask`).
+    router.add(middleware: LiveStreamChildTaskMiddleware())
     router.add(middleware: RequestFactsMiddleware(addresses: services.addresses, authenticator: services.authenticator))
     router.add(middleware: AnswerFinishMiddleware(services.answerFinish))
     router.add(middleware: KnownMethodsMiddleware())

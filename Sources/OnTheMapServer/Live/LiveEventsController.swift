@@ -67,8 +67,9 @@ struct LiveEventsController: Sendable {
         // The database going away after the check in `stream`: past the 200, the stream can only say so.
         let databaseAway = ServerSentEvent.reconnect(reason: "database unavailable")
         let subscription: LocationEventHub.Subscription
+        // Here and below, what may read the database runs in a child task (`inChildTask`).
         do {
-            subscription = try await hub.subscribe(to: course)
+            subscription = try await inChildTask { [hub] in try await hub.subscribe(to: course) }
         } catch StoreError.unavailable {
             try await writer.write(ByteBuffer(string: databaseAway))
             return try await writer.finish(nil)
@@ -77,48 +78,74 @@ struct LiveEventsController: Sendable {
         clientGone?.whenComplete { _ in subscription.cancel() }
         let opening: (text: String, lastID: Int64)
         do {
-            opening = try await self.opening(of: course, names: names, resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+            opening = try await inChildTask { [self] in
+                try await self.opening(of: course, names: names, resumingAfter: resumeAfter, publishedUpTo: subscription.publishedUpTo)
+            }
         } catch StoreError.unavailable {
             try await writer.write(ByteBuffer(string: databaseAway))
             return try await writer.finish(nil)
         }
-        let heartbeat = Task { [interval = settings.heartbeat] in
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
-                subscription.heartbeat()
-            }
-        }
-        defer { heartbeat.cancel() }
         try await writer.write(ByteBuffer(string: opening.text))
-        var lastSent = opening.lastID
-        for await item in subscription.items.cancelOnGracefulShutdown() {
-            switch item {
-            case .heartbeat:
-                switch await access?.ask() ?? .allowed {
-                case .allowed:
-                    break
-                case .refused:
-                    try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: "access to this course changed")))
-                    return try await writer.finish(nil)
-                case .courseDeleted:
-                    let reason = #"{"reason":"this course was deleted"}"#
-                    try await writer.write(ByteBuffer(string: ServerSentEvent.frame(name: "reload", id: lastSent, data: reason)))
-                    return try await writer.finish(nil)
-                }
-                try await writer.write(ByteBuffer(string: ServerSentEvent.heartbeat))
-            case .event(let event) where event.id > lastSent:
-                try await writer.write(ByteBuffer(string: ServerSentEvent.frame(for: event, names: names)))
-                lastSent = event.id
-            case .event:
-                continue
-            case .end(let reason):
-                try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: reason)))
-                return try await writer.finish(nil)
-            }
+        // Shutting down ends the subscription, and with it the relay, as a client that leaves
+        // does: no task for it per stream (`cancelOnGracefulShutdown` would merge in the shutdown
+        // with three).
+        let answered = try await withGracefulShutdownHandler {
+            try await relay(subscription, names: names, access: access, after: opening.lastID, to: &writer)
+        } onGracefulShutdown: {
+            subscription.cancel()
         }
+        if answered { return }
         if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: ServerSentEvent.reconnect(reason: "server restarting"))) }
         try await writer.finish(nil)
     }
+
+    /// Writes the subscription's items as they come (the events after `lastSent`, heartbeats) until
+    /// it ends; true when the stream's answer was finished here, with its last frame.
+    private func relay(
+        _ subscription: LocationEventHub.Subscription, names: Course.NamesShown, access: LiveStreamAccess?, after lastSent: Int64,
+        to writer: inout any ResponseBodyWriter
+    ) async throws -> Bool {
+        // One write and one finish: this frame stays in the stream's task for as long as the stream
+        // is open (`inChildTask`), and every await in it adds to its size.
+        var lastSent = lastSent
+        for await item in subscription.items {
+            let frame: ByteBuffer, last: Bool
+            switch item {
+            case .heartbeat:
+                (frame, last) = try await Self.heartbeat(checking: access, lastSent: lastSent)
+            case .event(let published) where published.event.id > lastSent:
+                (frame, last) = (published.frame(names: names), false)
+                lastSent = published.event.id
+            case .event:
+                continue
+            case .end(let reason):
+                (frame, last) = (ByteBuffer(string: ServerSentEvent.reconnect(reason: reason)), true)
+            }
+            try await writer.write(frame)
+            if last {
+                try await writer.finish(nil)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The heartbeat, or, for a reader who may no longer read the course, the stream's last frame.
+    @inline(never)
+    private static func heartbeat(checking access: LiveStreamAccess?, lastSent: Int64) async throws -> (frame: ByteBuffer, last: Bool) {
+        guard let access else { return (heartbeatFrame, false) }
+        switch try await inChildTask({ await access.ask() }) {
+        case .allowed:
+            return (heartbeatFrame, false)
+        case .refused:
+            return (ByteBuffer(string: ServerSentEvent.reconnect(reason: "access to this course changed")), true)
+        case .courseDeleted:
+            return (ByteBuffer(string: ServerSentEvent.frame(name: "reload", id: lastSent, data: #"{"reason":"this course was deleted"}"#)), true)
+        }
+    }
+
+    /// Made once: every stream writes the same bytes.
+    private static let heartbeatFrame = ByteBuffer(string: ServerSentEvent.heartbeat)
 
     /// What the stream starts with: the retry delay, the events the client missed (or `reload`),
     /// then `ready` with the id the client is now at.

@@ -7,7 +7,9 @@ import OnTheMapModel
 /// again is refused as any request would be. So does a change of the names the reader sees
 /// (`namesShown`): the stream opened again carries them as they are now. A deleted course's
 /// streams end with `reload`.
-struct LiveStreamAccess: Sendable {
+///
+/// A class: a stream holds it for hours in its task's frames, where a reference takes less room.
+final class LiveStreamAccess: Sendable {
     enum Answer: Sendable {
         case allowed
         case refused
@@ -22,6 +24,14 @@ struct LiveStreamAccess: Sendable {
     let names: Course.NamesShown
     let rules: CourseAccess
     let directory: CourseDirectory
+
+    init(course: Course, reader: Account?, names: Course.NamesShown, rules: CourseAccess, directory: CourseDirectory) {
+        self.course = course
+        self.reader = reader
+        self.names = names
+        self.rules = rules
+        self.directory = directory
+    }
 
     func ask() async -> Answer {
         do {

@@ -10,10 +10,14 @@ import OnTheMapStore
 /// id it has seen: one reader per instance, in id order, reading only ids that are final (see
 /// `LocationEventStore`), so that no event can appear later below the last one seen. Each stream
 /// serves one course and is handed that course's events only (and every course's `reload`).
+///
+/// The hub also keeps every stream's heartbeat, from one timer (`beat`): a timer task per stream
+/// would cost each of 20,000 idle streams a task of its own.
 final class LocationEventHub: Sendable {
     /// What a stream receives.
     enum Item: Sendable {
-        case event(LocationEvent)
+        case event(PublishedEvent)
+        /// Every `LiveStreamSettings.heartbeat` of the stream's life.
         case heartbeat
         /// The stream ends here: its client reconnects, and resumes from the log.
         case end(reason: String)
@@ -26,18 +30,26 @@ final class LocationEventHub: Sendable {
         let publishedUpTo: Int64
         let items: AsyncStream<Item>
         fileprivate let id: UUID
-        fileprivate let continuation: AsyncStream<Item>.Continuation
         fileprivate let hub: LocationEventHub
 
-        func heartbeat() { continuation.yield(.heartbeat) }
         func cancel() { hub.remove(id) }
+    }
+
+    private struct Subscriber {
+        let course: CourseID
+        let continuation: AsyncStream<Item>.Continuation
+        /// Which tick of the heartbeat timer's round beats this stream (`beat`).
+        let beatSlot: Int
     }
 
     private struct State {
         var lastID: Int64?
         var draining = false
         var pokedAgain = false
-        var subscribers: [UUID: (course: CourseID, continuation: AsyncStream<Item>.Continuation)] = [:]
+        var subscribers: [UUID: Subscriber] = [:]
+        /// Ticks of the heartbeat timer so far, and whether it runs (only while there are streams).
+        var ticks = 0
+        var beating = false
     }
 
     private let store: any LocationEventStore
@@ -45,15 +57,22 @@ final class LocationEventHub: Sendable {
     /// Events a stream may have waiting before it is ended (its client reconnects and catches up
     /// from the log, rather than the instance holding an unbounded queue for a slow reader).
     private let bufferPerStream: Int
+    /// How often each stream gets a heartbeat.
+    private let heartbeat: Duration
+    /// The heartbeat timer ticks this many times per heartbeat, beating the streams of one slot
+    /// each time: the heartbeats of streams opened at different moments stay spread out, rather
+    /// than every stream beating (and asking whether its reader may still read) at once.
+    static let beatSlots = 10
     private let pageSize = 500
     private static let firstHeldBackWait = Duration.milliseconds(5)
     /// How long events may stay held back before the log says why the live map stands still.
     private static let heldBackWarning = Duration.seconds(10)
     private let state = NIOLockedValueBox(State())
 
-    init(store: any LocationEventStore, logger: Logger, bufferPerStream: Int = 1024) {
+    init(store: any LocationEventStore, logger: Logger, heartbeat: Duration = .seconds(20), bufferPerStream: Int = 1024) {
         self.store = store
         self.logger = logger
+        self.heartbeat = heartbeat
         self.bufferPerStream = bufferPerStream
     }
 
@@ -75,11 +94,37 @@ final class LocationEventHub: Sendable {
         try await startIfNeeded()
         let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(bufferPerStream))
         let id = UUID()
-        let publishedUpTo = state.withLockedValue { state in
-            state.subscribers[id] = (course, continuation)
-            return state.lastID ?? 0
+        let (publishedUpTo, startBeating) = state.withLockedValue { state in
+            state.subscribers[id] = Subscriber(course: course, continuation: continuation, beatSlot: state.ticks % Self.beatSlots)
+            defer { state.beating = true }
+            return (state.lastID ?? 0, !state.beating)
         }
-        return Subscription(publishedUpTo: publishedUpTo, items: items, id: id, continuation: continuation, hub: self)
+        if startBeating { Task { await beat() } }
+        return Subscription(publishedUpTo: publishedUpTo, items: items, id: id, hub: self)
+    }
+
+    /// Whether the heartbeat timer runs, for tests.
+    var isBeating: Bool { state.withLockedValue { $0.beating } }
+
+    /// The heartbeat timer, while there are streams: each tick beats the streams of one slot, so a
+    /// stream beats `beatSlots` ticks after the tick before it subscribed, and then every
+    /// `heartbeat` (within a tick of it: never later).
+    private func beat() async {
+        let tick = heartbeat / Self.beatSlots
+        while true {
+            try? await Task.sleep(for: tick)
+            let due = state.withLockedValue { state -> [AsyncStream<Item>.Continuation]? in
+                state.ticks += 1
+                guard !state.subscribers.isEmpty else {
+                    state.beating = false
+                    return nil
+                }
+                let slot = state.ticks % Self.beatSlots
+                return state.subscribers.values.compactMap { $0.beatSlot == slot ? $0.continuation : nil }
+            }
+            guard let due else { return }
+            for continuation in due { continuation.yield(.heartbeat) }
+        }
     }
 
     /// The id the hub starts from is the newest in the log when it is first used: history before
@@ -142,13 +187,14 @@ final class LocationEventHub: Sendable {
     /// buffer is full is ended.
     private func publish(_ events: [LocationEvent]) {
         guard let last = events.last else { return }
+        let published = events.map(PublishedEvent.init)
         let overflowing = state.withLockedValue { state -> [AsyncStream<Item>.Continuation] in
             state.lastID = last.id
             var overflowing: [UUID: AsyncStream<Item>.Continuation] = [:]
-            for (id, (course, continuation)) in state.subscribers {
-                for event in events where event.course == course || event.kind == .reload {
-                    if case .dropped = continuation.yield(.event(event)) {
-                        overflowing[id] = continuation
+            for (id, subscriber) in state.subscribers {
+                for item in published where item.event.course == subscriber.course || item.event.kind == .reload {
+                    if case .dropped = subscriber.continuation.yield(.event(item)) {
+                        overflowing[id] = subscriber.continuation
                         break
                     }
                 }
