@@ -8,6 +8,7 @@ edge="$("$root/scripts/bench/bench-edge.sh" "$root/.build/release/onthemap")"
 hostile="$("$root/scripts/bench/bench-hostile-json.sh" "$root/.build/release/onthemap")"
 cluster="$("$root/scripts/bench/bench-cluster.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
+writes="$("$root/scripts/bench/bench-writes.sh" "$root/.build/release/onthemap")"
 courses="$("$root/scripts/bench/bench-courses.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
 # Debian's python3 sees python3-selenium (a python3 earlier on PATH may not).
@@ -33,6 +34,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$cluster"
     echo
     echo "$postgres"
+    echo
+    echo "$writes"
     echo
     echo "$courses"
     echo
