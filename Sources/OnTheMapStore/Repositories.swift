@@ -41,13 +41,18 @@ public struct LiveSession: Sendable, Equatable {
     public let idleExpiresAt: Int64?
     public let createdAt: Int64
     public let confirmedAt: Int64?
+    /// When it ends whether used or not (microseconds; nil: not read).
+    public let expiresAt: Int64?
 
-    public init(account: Account, courseRole: CourseRole? = nil, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil) {
+    public init(
+        account: Account, courseRole: CourseRole? = nil, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil, expiresAt: Int64? = nil
+    ) {
         self.account = account
         self.courseRole = courseRole
         self.idleExpiresAt = idleExpiresAt
         self.createdAt = createdAt
         self.confirmedAt = confirmedAt
+        self.expiresAt = expiresAt
     }
 }
 
