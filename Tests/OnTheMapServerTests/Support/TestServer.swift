@@ -126,6 +126,8 @@ struct TestServer {
     /// Makes an existing account an admin, directly in the store.
     func makeAdmin(_ session: TestSession) async throws {
         try await store.writer.run(SQLQueryString("UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: session.key)"))
+        // As the admin tools do (`setAdmin`): the sessions the server keeps learn of it at once.
+        await store.sessionsChanged(of: [session.key])
     }
 
     /// Posts a location as `session` on the v1 path and returns its objectId.
