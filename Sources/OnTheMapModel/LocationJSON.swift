@@ -37,6 +37,13 @@ public enum LocationJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A coordinate as the list writes it (`append(number:)`).
+    public static func number(_ value: Double) -> String {
+        var out: [UInt8] = []
+        append(number: value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// One location, keys in sorted order.
     static func append(_ location: StudentLocation, to out: inout [UInt8]) {
         append(raw: #"{"createdAt":"#, to: &out)

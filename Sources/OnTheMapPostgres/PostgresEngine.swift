@@ -67,7 +67,8 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
             reader: PostgresReader(
                 primary: primary, leaseDeadline: options.leaseDeadline, budget: options.readBudget, prepares: options.pooler == nil, logger: logger,
                 eventLoop: eventLoop, attempts: attempts, standbys: standbys),
-            writer: writer, flavour: PostgresFlavour(), changes: changes)
+            writer: writer, flavour: PostgresFlavour(), changes: changes,
+            sessionCache: .announcing(on: channel, primary: primary, within: options.leaseDeadline, logger: logger))
         watching = Task.detached {
             await withDiscardingTaskGroup { group in
                 group.addTask { await primary.watch() }
@@ -147,7 +148,9 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
                             return state.ever
                         }
                         if before { store.changes.publish([.unknown]) }
+                        store.sessionCache?.listening(true)
                         for try await notification in notifications {
+                            if let accounts = channel.sessionsChanged(announcedBy: notification.payload) { store.sessionCache?.drop(accounts: accounts) }
                             store.changes.publish(channel.changes(announcedBy: notification.payload))
                         }
                     }
@@ -159,6 +162,8 @@ public final class PostgresEngine: DatabaseEngine, Sendable {
                 defer { state.now = false }
                 return state.now
             }
+            // Changes to sessions go unheard until the channel is back: none is kept meanwhile.
+            store.sessionCache?.listening(false)
             if wasListening { store.changes.publish([.interrupted]) }
             try await Task.sleep(for: interval)
         }

@@ -193,6 +193,8 @@ extension SQLStore: LocationEventStore {
     /// import): every stream, live or resuming from any earlier id, is told to reload.
     public func startLocationEventEpoch() async throws {
         try await writer.perform(WriteUnit([]) { _ in ((), [.rewritten]) })
+        // The accounts and sessions may have been rewritten too.
+        await sessionsChanged(of: nil)
     }
 
     /// Raises the pruning mark first, then deletes only up to it, in one transaction: events that

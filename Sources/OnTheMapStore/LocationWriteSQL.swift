@@ -28,20 +28,59 @@ enum LocationWriteSQL {
         return recording(write, kind: kind, payload: payload, where: SQLRaw("hidden_at IS NULL"), at: now)
     }
 
-    /// `delete` (a DELETE … RETURNING object_id), recording `deleted` for the pin it removed.
-    /// Returns `delete`'s rows.
-    static func deleting(_ delete: any SQLExpression, at now: Int64) -> any SQLExpression {
-        recording(delete, kind: SQLRaw("'deleted'"), payload: SQLRaw("NULL"), where: SQLRaw("TRUE"), at: now)
+    /// `update` (an UPDATE … RETURNING `locationColumnsAndHidden` that sets the coordinates to
+    /// `latitude` and `longitude` and the updatedAt to `now`, whatever else it sets or keeps),
+    /// recording `updated` unless the pin is hidden. The event's JSON is written by the database from
+    /// the row the update returns (`rowJSON`), so the update may keep fields the caller does not
+    /// know (an owned pin's names). Returns one row: `update`'s, or NULLs when it changed nothing,
+    /// followed by `checked`'s columns (see `checking`).
+    static func updating(
+        _ update: any SQLExpression, latitude: Double, longitude: Double, at now: Int64, checked target: any SQLExpression
+    ) -> any SQLExpression {
+        recording(
+            update, kind: SQLRaw("'updated'"), payload: rowJSON(latitude: latitude, longitude: longitude, updatedAt: now),
+            where: SQLRaw("hidden_at IS NULL"), at: now, checked: target)
+    }
+
+    /// `delete` (a DELETE … RETURNING object_id, course_id), recording `deleted` for the pin it
+    /// removed. Returns `delete`'s rows or, with `checked`, one row as `updating` does.
+    static func deleting(_ delete: any SQLExpression, at now: Int64, checked target: (any SQLExpression)? = nil) -> any SQLExpression {
+        recording(delete, kind: SQLRaw("'deleted'"), payload: SQLRaw("NULL"), where: SQLRaw("TRUE"), at: now, checked: target)
+    }
+
+    /// The pin's JSON as `LocationJSON.object` writes it, from the columns of the row being
+    /// recorded: strings through `to_json` (which escapes as `LocationJSON` does), the createdAt
+    /// through `wire_time`; the coordinates and the updatedAt, which the write set, as Swift writes them.
+    static func rowJSON(latitude: Double, longitude: Double, updatedAt: Int64) -> SQLQueryString {
+        let coordinates = #","latitude":"# + LocationJSON.number(latitude) + #","longitude":"# + LocationJSON.number(longitude) + #","mapString":"#
+        return """
+            '{"createdAt":"' || wire_time(created_at) || '","firstName":' || to_json(first_name)::text \
+            || ',"lastName":' || to_json(last_name)::text || \(bind: coordinates) || to_json(map_string)::text \
+            || ',"mediaURL":' || to_json(media_url)::text || ',"objectId":' || to_json(object_id)::text \
+            || ',"uniqueKey":' || to_json(unique_key)::text || \(bind: #","updatedAt":""# + WireTime.formatMillis(updatedAt) + #""}"#)
+            """
     }
 
     /// `write` as a data-modifying `WITH` that also inserts, for each row it returns that meets
     /// `condition`, the event `kind` with `payload` (both read from that row), and deletes that
-    /// pin's earlier events (`LocationEventLog.forgetting`); returns `write`'s rows. Every part of
-    /// the statement sees the snapshot it started with, so the new event is not among those deleted.
+    /// pin's earlier events (`LocationEventLog.forgetting`). Every part of the statement sees the
+    /// snapshot it started with, so the new event is not among those deleted. Returns `write`'s
+    /// rows; with `checked` (a SELECT of `found` and `permitted` for the pin the write aims at,
+    /// `SQLStore.checking`), exactly one row: `write`'s columns (NULL when it wrote nothing), then
+    /// whether the pin was there and whether the writer may change it, so that a write refused is
+    /// told from a pin not there in the same round trip.
     private static func recording(
-        _ write: any SQLExpression, kind: any SQLExpression, payload: any SQLExpression, where condition: any SQLExpression, at now: Int64
+        _ write: any SQLExpression, kind: any SQLExpression, payload: any SQLExpression, where condition: any SQLExpression, at now: Int64,
+        checked target: (any SQLExpression)? = nil
     ) -> any SQLExpression {
-        SQLQueryString("""
+        let answer: SQLQueryString = target.map { target in
+            """
+            , target AS (\(target))
+            SELECT written.*, EXISTS (SELECT 1 FROM target) AS found, COALESCE((SELECT bool_or(permitted) FROM target), FALSE) AS permitted
+            FROM (SELECT 1) AS one LEFT JOIN written ON TRUE
+            """
+        } ?? "\nSELECT * FROM written"
+        return SQLQueryString("""
             WITH written AS (\(write)),
             recorded AS (
                 INSERT INTO location_events (id, kind, object_id, payload, at, course_id)
@@ -50,8 +89,7 @@ enum LocationWriteSQL {
             ),
             forgotten AS (
                 DELETE FROM location_events WHERE kind <> 'reload' AND object_id IN (SELECT object_id FROM written WHERE \(condition))
-            )
-            SELECT * FROM written
+            )\(answer)
             """)
     }
 }

@@ -41,13 +41,18 @@ public struct LiveSession: Sendable, Equatable {
     public let idleExpiresAt: Int64?
     public let createdAt: Int64
     public let confirmedAt: Int64?
+    /// When it ends whether used or not (microseconds; nil: not read).
+    public let expiresAt: Int64?
 
-    public init(account: Account, courseRole: CourseRole? = nil, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil) {
+    public init(
+        account: Account, courseRole: CourseRole? = nil, idleExpiresAt: Int64?, createdAt: Int64 = 0, confirmedAt: Int64? = nil, expiresAt: Int64? = nil
+    ) {
         self.account = account
         self.courseRole = courseRole
         self.idleExpiresAt = idleExpiresAt
         self.createdAt = createdAt
         self.confirmedAt = confirmedAt
+        self.expiresAt = expiresAt
     }
 }
 
@@ -78,13 +83,53 @@ public protocol LocationStore: Sendable {
     func saveLocation(
         _ fields: CompleteLocationFields, ownerKey: String?, in course: CourseID, now: Int64, heldForApproval: Bool
     ) async throws -> StudentLocation
-    /// Applies the present fields to `course`'s location; nil when it has no such location. A
-    /// hidden one stays hidden, unannounced; `heldForApproval` as for `saveLocation`.
+    /// Applies the present fields to `course`'s location if `right` allows, checked in the write
+    /// itself (no read before it). A hidden pin stays hidden, unannounced; `heldForApproval` as
+    /// for `saveLocation`. On a pin with an owner the identity fields (uniqueKey, first and last
+    /// name) are kept whatever `fields` say: an owned pin always shows its owner.
     func updateLocation(
-        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval: Bool
-    ) async throws -> StudentLocation?
-    /// False when `course` had no such location.
-    func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool
+        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval: Bool, by right: LocationWriteRight
+    ) async throws -> LocationWriteOutcome<StudentLocation>
+    /// Deletes `course`'s location if `right` allows, checked in the write itself.
+    func deleteLocation(objectId: String, in course: CourseID, by right: LocationWriteRight) async throws -> LocationWriteOutcome<Void>
+}
+
+/// Who may change or delete a pin: checked by the write's own `WHERE`, so that a write costs no
+/// read of the pin before it.
+public struct LocationWriteRight: Sendable, Equatable {
+    /// The writer's account; nil for an anonymous writer (`open` mode).
+    public var accountKey: String?
+    /// An admin may change any pin.
+    public var isAdmin: Bool
+    /// Pins without an owner (anonymous ones, `open` mode) may be changed by anyone.
+    public var ownerlessPins: Bool
+
+    public init(accountKey: String?, isAdmin: Bool, ownerlessPins: Bool) {
+        self.accountKey = accountKey
+        self.isAdmin = isAdmin
+        self.ownerlessPins = ownerlessPins
+    }
+
+    /// Any pin: the server's own jobs, an admin's tools.
+    public static let anyPin = LocationWriteRight(accountKey: nil, isAdmin: true, ownerlessPins: true)
+}
+
+/// What a write of one pin, checked against a `LocationWriteRight`, came to.
+public enum LocationWriteOutcome<Value: Sendable>: Sendable {
+    /// Written; `ownerKey` is the pin's owner.
+    case written(Value, ownerKey: String?)
+    /// No such pin in the course.
+    case notFound
+    /// The pin is there, and the right does not reach it.
+    case refused
+}
+
+extension LocationWriteOutcome {
+    /// The written value, nil for a pin not found or refused.
+    public var written: Value? {
+        if case .written(let value, _) = self { return value }
+        return nil
+    }
 }
 
 /// Whether the database answers (for `/readyz`).
@@ -337,6 +382,18 @@ extension LocationStore {
 
     public func updateLocation(objectId: String, in course: CourseID, with fields: LocationFields, now: Int64) async throws -> StudentLocation? {
         try await updateLocation(objectId: objectId, in: course, with: fields, now: now, heldForApproval: false)
+    }
+
+    /// Applies the present fields to `course`'s location, whoever owns it; nil when it has no such location.
+    public func updateLocation(
+        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval: Bool
+    ) async throws -> StudentLocation? {
+        try await updateLocation(objectId: objectId, in: course, with: fields, now: now, heldForApproval: heldForApproval, by: .anyPin).written
+    }
+
+    /// Deletes `course`'s location, whoever owns it; false when it has no such location.
+    public func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool {
+        try await deleteLocation(objectId: objectId, in: course, by: .anyPin).written != nil
     }
 
     /// Every visible location of `course` (named `slug` in the file, when given) as `format`,

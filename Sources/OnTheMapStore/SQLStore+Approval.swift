@@ -29,8 +29,13 @@ enum ApprovalHold {
         "SELECT object_id, hidden_at FROM student_locations WHERE course_id = \(bind: course.rawValue) AND owner_key = \(bind: owner)"
     }
 
-    static func pinBefore(objectId: String, in course: CourseID) -> SQLQueryString {
-        "SELECT object_id, hidden_at FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue)"
+    /// The pin `objectId` of `course` before the write, and whether `right` reaches it
+    /// (`permitted`, as `SQLStore.checking` reads it).
+    static func pinBefore(objectId: String, in course: CourseID, by right: LocationWriteRight) -> SQLQueryString {
+        """
+        SELECT object_id, hidden_at, COALESCE(\(right.condition), FALSE) AS permitted FROM student_locations
+        WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue)
+        """
     }
 }
 
@@ -39,17 +44,19 @@ extension SQLStore {
     /// it, in one transaction in which no other held write of the course's pins runs (so the pin
     /// read is the one written over). A pin that showed before is announced deleted; a waiting pin
     /// is announced to no one. The events come from here, never from the statement
-    /// (`LocationWriteSQL` announces a write only when the pin shows after it).
+    /// (`LocationWriteSQL` announces a write only when the pin shows after it). `answer` is given
+    /// what was written and the row read before (nil: no pin).
     func heldWrite<Result: Sendable>(
-        _ write: some SQLExpression, before: SQLQueryString, in course: CourseID, answer: @escaping @Sendable (OwnedLocation?) throws -> Result
+        _ write: some SQLExpression, before: SQLQueryString, in course: CourseID,
+        answer: @escaping @Sendable (OwnedLocation?, (any SQLRow)?) throws -> Result
     ) -> WriteUnit<Result> {
         let turns = flavour.takingTurns(over: SQLRaw("'onthemap-held-pins:\(course.rawValue):' || current_schema()"))
         return WriteUnit(turns + [before, write]) { rows in
             let written = try rows[turns.count + 1].first.map(Self.owned(from:))
             let before = rows[turns.count].first
             let showedBefore = try before.map { try $0.decodeNil(column: "hidden_at") } ?? false
-            guard let written, showedBefore, written.isHidden else { return (try answer(written), []) }
-            return (try answer(written), [.deleted(objectId: written.location.objectId, in: course)])
+            guard let written, showedBefore, written.isHidden else { return (try answer(written, before), []) }
+            return (try answer(written, before), [.deleted(objectId: written.location.objectId, in: course)])
         }
     }
 

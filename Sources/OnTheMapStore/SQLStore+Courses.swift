@@ -34,7 +34,7 @@ extension SQLStore: CourseStore {
     public func createCourse(slug: CourseSlug, title: String, instructorKey: String, now: Int64, audit: AuditEntry?) async throws -> Course {
         let inCourse: SQLQueryString = "FROM courses WHERE slug = \(bind: slug.rawValue)"
         do {
-            return try await writer.perform(WriteUnit([
+            let created = try await writer.perform(WriteUnit([
                 SQLQueryString("""
                     INSERT INTO courses (slug, title, created_at) VALUES (\(bind: slug.rawValue), \(bind: title), \(bind: now))
                     RETURNING \(unsafeRaw: Self.courseColumns)
@@ -44,6 +44,8 @@ extension SQLStore: CourseStore {
                     SELECT id, \(bind: instructorKey), 'instructor', \(bind: now) \(inCourse)
                     """),
             ] + (audit.map { [Self.insert($0, in: inCourse)] } ?? [])) { rows in (try Self.course(from: rows[0][0]), []) })
+            await sessionsChanged(of: [instructorKey])
+            return created
         } catch {
             if try await course(slug: slug) != nil { throw StoreError.slugTaken }
             throw error
@@ -64,7 +66,7 @@ extension SQLStore: CourseStore {
         let id = course.rawValue
         // The entry first, while the course is there to say so (the log keeps it after).
         let entry = audit.map { [Self.insert($0, in: "FROM courses WHERE id = \(bind: id)")] } ?? []
-        return try await writer.perform(WriteUnit(entry + [
+        let deleted = try await writer.perform(WriteUnit(entry + [
             SQLQueryString("DELETE FROM student_locations WHERE course_id = \(bind: id)"),
             SQLQueryString("DELETE FROM reports WHERE course_id = \(bind: id)"),
             SQLQueryString("DELETE FROM location_events WHERE course_id = \(bind: id) AND kind <> 'reload'"),
@@ -74,6 +76,9 @@ extension SQLStore: CourseStore {
             // Its cached list empties on every instance; its streams end at their next heartbeat.
             rows[entry.count + 3].isEmpty ? (false, []) : (true, [.elsewhere(in: course)])
         })
+        // Its members' roles in it went with it.
+        if deleted { await sessionsChanged(of: nil) }
+        return deleted
     }
 
     public func setInvite(of course: CourseID, enabled: Bool, turnOver: Bool, audit: AuditEntry?) async throws -> Course? {
@@ -95,7 +100,10 @@ extension SQLStore: CourseStore {
             WHERE course_members.role <> excluded.role AND \(Self.notTheLastInstructor(in: course))
             RETURNING role
             """))
-        if changed { return true }
+        if changed {
+            await sessionsChanged(of: [accountKey])
+            return true
+        }
         if try await self.role(of: accountKey, in: course) == role { return false }
         throw StoreError.lastInstructor
     }
@@ -106,7 +114,10 @@ extension SQLStore: CourseStore {
             DELETE FROM course_members WHERE course_id = \(bind: course.rawValue) AND account_key = \(bind: accountKey)
             AND \(Self.notTheLastInstructor(in: course)) RETURNING role
             """))
-        if removed { return true }
+        if removed {
+            await sessionsChanged(of: [accountKey])
+            return true
+        }
         if try await role(of: accountKey, in: course) == nil { return false }
         throw StoreError.lastInstructor
     }

@@ -101,7 +101,7 @@ extension SQLStore: LocationStore {
                     RETURNING \(unsafeRaw: Self.locationColumnsAndHidden)
                     """)
                 if held, let ownerKey {
-                    return try await writer.perform(heldWrite(upsert, before: ApprovalHold.pinBefore(owner: ownerKey, in: course), in: course) { owned in
+                    return try await writer.perform(heldWrite(upsert, before: ApprovalHold.pinBefore(owner: ownerKey, in: course), in: course) { owned, _ in
                         guard let owned else { throw StoreError.keyTaken }
                         return owned.location
                     })
@@ -130,16 +130,20 @@ extension SQLStore: LocationStore {
     }
 
     public func updateLocation(
-        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval held: Bool
-    ) async throws -> StudentLocation? {
-        guard objectId.isStorable else { return nil }
+        objectId: String, in course: CourseID, with fields: LocationFields, now: Int64, heldForApproval held: Bool, by right: LocationWriteRight
+    ) async throws -> LocationWriteOutcome<StudentLocation> {
+        guard objectId.isStorable else { return .notFound }
         var assignments: [any SQLExpression] = [SQLRaw("updated_at = ") + SQLBind(now)]
         func set(_ column: String, _ value: (any Encodable & Sendable)?) {
             if let value { assignments.append(SQLRaw("\(column) = ") + SQLBind(value)) }
         }
-        set("unique_key", fields.uniqueKey)
-        set("first_name", fields.firstName)
-        set("last_name", fields.lastName)
+        /// An owned pin always shows its owner: the body's identity fields reach only a pin without one.
+        func setUnlessOwned(_ column: String, _ value: String?) {
+            if let value { assignments.append(SQLQueryString("\(unsafeRaw: column) = CASE WHEN owner_key IS NULL THEN \(bind: value) ELSE \(unsafeRaw: column) END")) }
+        }
+        setUnlessOwned("unique_key", fields.uniqueKey)
+        setUnlessOwned("first_name", fields.firstName)
+        setUnlessOwned("last_name", fields.lastName)
         set("map_string", fields.mapString)
         set("media_url", fields.mediaURL)
         set("latitude", fields.latitude)
@@ -147,41 +151,93 @@ extension SQLStore: LocationStore {
         let update = SQLList([
             SQLRaw("UPDATE student_locations SET "), SQLList(assignments), held ? ApprovalHold.assignments(at: now) : SQLQueryString(""),
             SQLRaw(" WHERE object_id = "), SQLBind(objectId), SQLRaw(" AND course_id = "), SQLBind(course.rawValue),
-            SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
+            SQLRaw(" AND "), right.condition, SQLRaw(" RETURNING \(Self.locationColumnsAndHidden)"),
         ], separator: SQLRaw(""))
         if held {
-            return try await writer.perform(heldWrite(update, before: ApprovalHold.pinBefore(objectId: objectId, in: course), in: course) { owned in
-                owned?.location
+            return try await writer.perform(heldWrite(update, before: ApprovalHold.pinBefore(objectId: objectId, in: course, by: right), in: course) { owned, before in
+                try Self.outcome(before: before, written: owned) { ($0.location, $0.ownerKey) }
             })
         }
-        // An update that sets every field (as the old apps' overwrite does) knows the pin's JSON
-        // but for its createdAt, so on PostgreSQL it records its event in the same statement.
-        var statement: any SQLExpression = update
-        var recordsItsEvents = false
-        if writesEventsInStatements, let uniqueKey = fields.uniqueKey, let firstName = fields.firstName, let lastName = fields.lastName,
-           let mapString = fields.mapString, let mediaURL = fields.mediaURL, let latitude = fields.latitude, let longitude = fields.longitude {
-            statement = LocationWriteSQL.saving(update, newObjectId: nil, as: StudentLocation(
-                objectId: objectId, uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
-                mediaURL: mediaURL, latitude: latitude, longitude: longitude, createdAt: 0, updatedAt: now), at: now)
-            recordsItsEvents = true
+        let target = Self.checking(objectId, in: course, by: right)
+        // An update that sets the coordinates (as every app's PUT does) knows the pin's JSON but
+        // for what the row keeps, which the database writes in: on PostgreSQL it records its event
+        // and checks the right in one statement.
+        if writesEventsInStatements, let latitude = fields.latitude, let longitude = fields.longitude {
+            let statement = LocationWriteSQL.updating(update, latitude: latitude, longitude: longitude, at: now, checked: target)
+            return try await writer.perform(WriteUnit([statement], recordsItsEvents: true) { rows in
+                let row = rows[0].first
+                let owned = try row.flatMap { try $0.decodeNil(column: "object_id") ? nil : try Self.owned(from: $0) }
+                return (try Self.outcome(checked: row, written: owned) { ($0.location, $0.ownerKey) }, Self.updated(owned, in: course))
+            })
         }
-        return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
-            guard let row = rows[0].first else { return (nil, []) }
-            let owned = try Self.owned(from: row)
-            return (owned.location, owned.isHidden ? [] : [.updated(owned.location, in: course)])
+        return try await writer.perform(WriteUnit([target, update]) { rows in
+            let owned = try rows[1].first.map(Self.owned(from:))
+            return (try Self.outcome(before: rows[0].first, written: owned) { ($0.location, $0.ownerKey) }, Self.updated(owned, in: course))
         })
     }
 
-    public func deleteLocation(objectId: String, in course: CourseID) async throws -> Bool {
-        guard objectId.isStorable else { return false }
+    public func deleteLocation(objectId: String, in course: CourseID, by right: LocationWriteRight) async throws -> LocationWriteOutcome<Void> {
+        guard objectId.isStorable else { return .notFound }
         let delete = SQLQueryString("""
-            DELETE FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue) RETURNING object_id, course_id
+            DELETE FROM student_locations WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue) AND \(right.condition)
+            RETURNING object_id, course_id, owner_key
             """)
-        let recordsItsEvents = writesEventsInStatements
-        let statement = recordsItsEvents ? LocationWriteSQL.deleting(delete, at: WallClock.system.nowMillis()) : delete
-        return try await writer.perform(WriteUnit([statement], recordsItsEvents: recordsItsEvents) { rows in
-            rows[0].isEmpty ? (false, []) : (true, [.deleted(objectId: objectId, in: course)])
+        let target = Self.checking(objectId, in: course, by: right)
+        /// The owner of the pin the row says was deleted (`.some(nil)`: a pin without one); nil when none was.
+        let deleted: @Sendable ((any SQLRow)?) throws -> String?? = { row in
+            guard let row, try !row.decodeNil(column: "object_id") else { return nil }
+            return .some(try row.optionalString(column: "owner_key"))
+        }
+        if writesEventsInStatements {
+            let statement = LocationWriteSQL.deleting(delete, at: WallClock.system.nowMillis(), checked: target)
+            return try await writer.perform(WriteUnit([statement], recordsItsEvents: true) { rows in
+                let row = rows[0].first
+                let gone = try deleted(row)
+                return (try Self.outcome(checked: row, written: gone) { ((), $0) }, gone == nil ? [] : [.deleted(objectId: objectId, in: course)])
+            })
+        }
+        return try await writer.perform(WriteUnit([target, delete]) { rows in
+            let gone = try deleted(rows[1].first)
+            return (try Self.outcome(before: rows[0].first, written: gone) { ((), $0) }, gone == nil ? [] : [.deleted(objectId: objectId, in: course)])
         })
+    }
+
+    /// The pin a checked write aims at, as one row of `found` (always TRUE: no row, no pin) and
+    /// `permitted` (whether `right` reaches it), read in the write's own transaction or statement.
+    static func checking(_ objectId: String, in course: CourseID, by right: LocationWriteRight) -> SQLQueryString {
+        """
+        SELECT TRUE AS found, COALESCE(\(right.condition), FALSE) AS permitted FROM student_locations
+        WHERE object_id = \(bind: objectId) AND course_id = \(bind: course.rawValue)
+        """
+    }
+
+    /// What a checked write came to, from the row of `checking` read before it (nil: no pin) and
+    /// what it wrote (nil: nothing).
+    static func outcome<Written, Value>(
+        before: (any SQLRow)?, written: Written?, _ value: (Written) -> (Value, String?)
+    ) throws -> LocationWriteOutcome<Value> {
+        if let written {
+            let (value, ownerKey) = value(written)
+            return .written(value, ownerKey: ownerKey)
+        }
+        guard let before else { return .notFound }
+        // A pin the writer may change but that the write did not find was deleted meanwhile.
+        return try before.decode(column: "permitted", as: Bool.self) ? .notFound : .refused
+    }
+
+    /// `outcome(before:written:)` from the one row of a statement checked in itself
+    /// (`LocationWriteSQL.recording`), whose `found` and `permitted` follow what it wrote.
+    static func outcome<Written, Value>(
+        checked row: (any SQLRow)?, written: Written?, _ value: (Written) -> (Value, String?)
+    ) throws -> LocationWriteOutcome<Value> {
+        let found = try row.map { try $0.decode(column: "found", as: Bool.self) } ?? false
+        return try outcome(before: found ? row : nil, written: written, value)
+    }
+
+    /// The change an update announces: none for a pin it did not change, or that is hidden.
+    static func updated(_ owned: OwnedLocation?, in course: CourseID) -> [LocationChange.Kind] {
+        guard let owned, !owned.isHidden else { return [] }
+        return [.updated(owned.location, in: course)]
     }
 
     /// The locations `query` selects (`locationColumns`, in order), each read as its row arrives:
@@ -281,4 +337,16 @@ private final class LocationReading: @unchecked Sendable {
 /// Concatenates two SQL fragments.
 func + (lhs: any SQLExpression, rhs: any SQLExpression) -> any SQLExpression {
     SQLList([lhs, rhs], separator: SQLRaw(""))
+}
+
+extension LocationWriteRight {
+    /// The condition on a `student_locations` row that this right reaches it, in parentheses.
+    var condition: any SQLExpression {
+        if isAdmin { return SQLRaw("TRUE") }
+        var reaches: [SQLQueryString] = []
+        if let accountKey { reaches.append("owner_key = \(bind: accountKey)") }
+        if ownerlessPins { reaches.append("owner_key IS NULL") }
+        guard !reaches.isEmpty else { return SQLRaw("FALSE") }
+        return SQLList([SQLRaw("("), SQLList(reaches, separator: SQLRaw(" OR ")), SQLRaw(")")], separator: SQLRaw(""))
+    }
 }

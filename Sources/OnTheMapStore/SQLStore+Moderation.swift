@@ -217,7 +217,7 @@ extension SQLStore: ModerationStore {
     public func redeemPasswordReset(tokenHash: String, newPasswordHash: String, now: Int64) async throws -> String? {
         guard tokenHash.isStorable else { return nil }
         let owner: SQLQueryString = "SELECT account_key FROM password_resets WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now)"
-        return try await writer.perform(WriteUnit([
+        let reset = try await writer.perform(WriteUnit([
             "UPDATE accounts SET password_hash = \(bind: newPasswordHash) WHERE key = (\(owner)) RETURNING key",
             "DELETE FROM sessions WHERE account_key = (\(owner))",
             // Used or expired, it goes.
@@ -225,6 +225,8 @@ extension SQLStore: ModerationStore {
         ]) { rows in
             (try rows[0].first?.decode(column: "key", as: String.self), [])
         })
+        if let reset { await sessionsChanged(of: [reset]) }
+        return reset
     }
 }
 
@@ -324,12 +326,14 @@ extension SQLStore {
         let pinIndex = pin.map { $0.before ? changeIndex - 1 : statements.count - 1 }
         statements.append(Self.insert(audit))
         do {
-            return try await writer.perform(WriteUnit(statements) { rows in
+            let changed = try await writer.perform(WriteUnit(statements) { rows -> (AccountChange, [LocationChange.Kind]) in
                 guard let row = rows[changeIndex].first else { throw NothingChanged() }
                 let pins = try pinIndex.map { try rows[$0].map(Self.owned(from:)) } ?? []
                 let announced: [LocationChange.Kind] = pins.map { $0.isHidden ? .deleted(objectId: $0.location.objectId, in: $0.course) : .created($0.location, in: $0.course) }
                 return (.changed(try Self.account(from: row)), announced)
             })
+            await sessionsChanged(of: [key])
+            return changed
         } catch is NothingChanged {
             // Nothing to do, or refused: which, the account as it is says.
             guard let account = try await account(key: key) else { return .notFound }

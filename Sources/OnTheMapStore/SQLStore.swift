@@ -14,13 +14,25 @@ public struct SQLStore: Sendable {
     let flavour: any SQLFlavour
     /// Every committed change to a location, in commit order.
     public let changes: LocationChangeFeed
+    /// Live sessions kept in memory (PostgreSQL); nil where a session's read costs no round trip.
+    public let sessionCache: SessionCache?
 
     /// Wraps an engine's reader and writer; call `migrate` before first use.
-    public init(reader: any SQLDatabase, writer: any StoreWriter, flavour: any SQLFlavour, changes: LocationChangeFeed) {
+    public init(
+        reader: any SQLDatabase, writer: any StoreWriter, flavour: any SQLFlavour, changes: LocationChangeFeed, sessionCache: SessionCache? = nil
+    ) {
         self.reader = reader
         self.writer = writer
         self.flavour = flavour
         self.changes = changes
+        self.sessionCache = sessionCache
+    }
+
+    /// A write that changed what a session read answers for `accounts` (nil: for any account) has
+    /// committed: the kept sessions go, here and on every other instance (`SessionCache`).
+    func sessionsChanged(of accounts: Set<String>?) async {
+        if accounts?.isEmpty == true { return }
+        await sessionCache?.changed(accounts: accounts)
     }
 
     /// Brings the schema up to date.
@@ -94,15 +106,16 @@ extension SQLStore: AccountStore {
     }
 
     public func replacePasswordHash(key: String, old: String, new: String) async throws {
-        try await writer.run(SQLQueryString(
-            "UPDATE accounts SET password_hash = \(bind: new) WHERE key = \(bind: key) AND password_hash = \(bind: old)"))
+        let replaced = try await writer.run(SQLQueryString(
+            "UPDATE accounts SET password_hash = \(bind: new) WHERE key = \(bind: key) AND password_hash = \(bind: old) RETURNING key"))
+        if !replaced.isEmpty { await sessionsChanged(of: [key]) }
     }
 
     /// Deletes the account's location explicitly (rather than by the foreign key's cascade) so that
     /// the deletion is announced like any other.
     public func deleteAccount(key: String) async throws -> Bool {
         guard key.isStorable else { return false }
-        return try await writer.perform(WriteUnit([
+        let deleted = try await writer.perform(WriteUnit([
             SQLQueryString("DELETE FROM student_locations WHERE owner_key = \(bind: key) RETURNING object_id, course_id"),
             SQLQueryString("DELETE FROM accounts WHERE key = \(bind: key) RETURNING key"),
         ]) { rows in
@@ -113,6 +126,8 @@ extension SQLStore: AccountStore {
             }
             return (!rows[1].isEmpty, deleted)
         })
+        if deleted { await sessionsChanged(of: [key]) }
+        return deleted
     }
 
     static func account(from row: any SQLRow) throws -> Account {
@@ -143,8 +158,19 @@ extension SQLStore: SessionStore {
     }
 
     public func session(tokenHash: String, now: Int64, in course: CourseID) async throws -> LiveSession? {
+        guard let cache = sessionCache else { return try await readSession(tokenHash: tokenHash, now: now, in: course) }
+        if let kept = cache.session(tokenHash: tokenHash, in: course, now: now) { return kept }
+        let ticket = cache.ticket()
+        let found = try await readSession(tokenHash: tokenHash, now: now, in: course)
+        if let found, let ticket, let expiresAt = found.expiresAt {
+            cache.keep(found, expiresAt: expiresAt, tokenHash: tokenHash, in: course, readUnder: ticket)
+        }
+        return found
+    }
+
+    private func readSession(tokenHash: String, now: Int64, in course: CourseID) async throws -> LiveSession? {
         try await reader.raw("""
-            SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at,
+            SELECT \(unsafeRaw: Self.qualifiedAccountColumns), sessions.idle_expires_at AS idle_expires_at, sessions.expires_at AS expires_at,
                 sessions.created_at AS session_created_at, sessions.confirmed_at AS confirmed_at, course_members.role AS course_role
             FROM sessions JOIN accounts ON accounts.key = sessions.account_key
             LEFT JOIN course_members ON course_members.course_id = \(bind: course.rawValue) AND course_members.account_key = accounts.key
@@ -154,20 +180,31 @@ extension SQLStore: SessionStore {
                 LiveSession(
                     account: try Self.account(from: $0), courseRole: try $0.optionalString(column: "course_role").flatMap(CourseRole.init(rawValue:)),
                     idleExpiresAt: try $0.optionalInt64(column: "idle_expires_at"),
-                    createdAt: try $0.decode(column: "session_created_at", as: Int64.self), confirmedAt: try $0.optionalInt64(column: "confirmed_at"))
+                    createdAt: try $0.decode(column: "session_created_at", as: Int64.self), confirmedAt: try $0.optionalInt64(column: "confirmed_at"),
+                    expiresAt: try $0.decode(column: "expires_at", as: Int64.self))
             }
     }
 
     public func confirmSessionPassword(tokenHash: String, at: Int64) async throws {
-        try await writer.run(SQLQueryString("UPDATE sessions SET confirmed_at = \(bind: at) WHERE token_hash = \(bind: tokenHash)"))
+        let rows = try await writer.run(SQLQueryString(
+            "UPDATE sessions SET confirmed_at = \(bind: at) WHERE token_hash = \(bind: tokenHash) RETURNING account_key"))
+        await sessionsChanged(of: try Self.accountKeys(in: rows))
     }
 
     public func extendSessionIdle(tokenHash: String, until: Int64) async throws {
         try await writer.run(SQLQueryString("UPDATE sessions SET idle_expires_at = \(bind: until) WHERE token_hash = \(bind: tokenHash)"))
+        // Other instances' kept sessions keep the earlier bound, and are read again once past it.
+        sessionCache?.extendIdle(tokenHash: tokenHash, until: until)
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await writer.run(SQLQueryString("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)"))
+        let rows = try await writer.run(SQLQueryString("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash) RETURNING account_key"))
+        await sessionsChanged(of: try Self.accountKeys(in: rows))
+    }
+
+    /// The `account_key` of each row, nothing to drop when there is none.
+    private static func accountKeys(in rows: [any SQLRow]) throws -> Set<String> {
+        Set(try rows.map { try $0.decode(column: "account_key", as: String.self) })
     }
 
     public func deleteExpiredSessions(now: Int64) async throws -> Int {

@@ -26,6 +26,19 @@ import Testing
         #expect(me.changes(announcedBy: "me") == [])
     }
 
+    /// Sessions changed on another instance: the accounts named, or every account; no location
+    /// change, and nothing from this instance's own.
+    @Test func aSessionsNotificationNamesItsAccountsAndNoPin() {
+        let payload = other.sessionsPayload(accounts: ["20000002", "10000001"])
+        #expect(payload == "other sessions 10000001,20000002")
+        #expect(me.sessionsChanged(announcedBy: payload) == .some(["10000001", "20000002"]))
+        #expect(me.changes(announcedBy: payload).isEmpty)
+        #expect(other.sessionsChanged(announcedBy: payload) == nil, "an instance's own notification is skipped")
+        #expect(me.sessionsChanged(announcedBy: other.sessionsPayload(accounts: nil)) == .some(nil))
+        #expect(me.changes(announcedBy: other.sessionsPayload(accounts: nil)).isEmpty)
+        #expect(me.sessionsChanged(announcedBy: other.payload(courses: [one])) == nil, "a location change says nothing of sessions")
+    }
+
     @Test func theAnnouncerCoversTheCoursesOfItsWrites() {
         let pin = StudentLocation(objectId: "a", uniqueKey: "u", firstName: "F", lastName: "L", mapString: "M", mediaURL: "",
                                   latitude: 0, longitude: 0, createdAt: 0, updatedAt: 0)

@@ -22,7 +22,10 @@ import Testing
             ]
             var owners: [Account] = []
             for (objectId, createdAt) in odd {
-                let owner = try await store.newAccount("Odd")
+                // Names the database must escape as the list does when it writes them into an event itself.
+                let owner = try await store.createAccount(
+                    email: "odd-\(UUID().uuidString.prefix(8))@example.com", firstName: "Ödd \"q\"\\ \u{1}\u{1F}", lastName: "Tab\tNew\nLine\r\u{8}\u{C}",
+                    passwordHash: "not-a-real-hash", isAdmin: false)
                 owners.append(owner)
                 _ = try await store.importLocations([StudentLocation(
                     objectId: objectId, uniqueKey: owner.key, firstName: "F", lastName: "L", mapString: "Old",
@@ -50,6 +53,20 @@ import Testing
                     updated.append(try #require(try await store.updateLocation(objectId: location.objectId, in: .default, with: every, now: WallClock.system.nowMillis())))
                 }
             }
+            // The owner's PUT: the names stay the account's, whatever the body says, and the event
+            // carries them as the row has them.
+            var ownPuts: [StudentLocation] = []
+            let ownerUpdates = try await recorded {
+                for (location, owner) in zip(updated, owners) {
+                    let body = LocationFields(uniqueKey: "someone", firstName: "Not", lastName: "Me", mapString: "Mine", mediaURL: "https://example.com/mine",
+                                              latitude: 45.125, longitude: -0.0)
+                    let right = LocationWriteRight(accountKey: owner.key, isAdmin: false, ownerlessPins: false)
+                    let outcome = try await store.updateLocation(
+                        objectId: location.objectId, in: .default, with: body, now: WallClock.system.nowMillis(), heldForApproval: false, by: right)
+                    ownPuts.append(try #require(outcome.written))
+                }
+            }
+            #expect(zip(ownPuts, owners).allSatisfy { $0.uniqueKey == $1.key && $0.firstName == $1.firstName && $0.lastName == $1.lastName })
             var one: StudentLocation?
             let partial = try await recorded {
                 one = try await store.updateLocation(objectId: saved[0].objectId, in: .default, with: LocationFields(mapString: "Partly"), now: WallClock.system.nowMillis())
@@ -60,7 +77,7 @@ import Testing
             var fresh: StudentLocation?
             let creation = try await recorded { fresh = try await store.pin(try await store.newAccount("New"), at: "Lima") }
             let n = odd.count
-            for (events, kind, locations) in [(overwrites, LocationEvent.Kind.updated, saved), (updates, .updated, updated),
+            for (events, kind, locations) in [(overwrites, LocationEvent.Kind.updated, saved), (updates, .updated, updated), (ownerUpdates, .updated, ownPuts),
                                               (partial, .updated, [try #require(one)]), (creation, .created, [try #require(fresh)])] {
                 #expect(events.map(\.kind) == Array(repeating: kind, count: locations.count))
                 #expect(events.map(\.objectId) == locations.map(\.objectId))

@@ -144,6 +144,19 @@ percentile() {
 
 where() { printf '%s' "$1" | jq -sRr @uri; }
 
+# From wrk's output: requests/s (whole), and how many answers were not 2xx (empty when all were).
+rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
+refused() { awk '/Non-2xx/ {print $5}' <<<"$1"; }
+# machine: the Markdown line that says which machine measured.
+machine() {
+    local cpu
+    cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+    echo "- Machine: $(nproc) cores ($cpu), $(free -h | awk '/^Mem:/ {print $2}') memory, $(uname -sr); everything on this one machine"
+}
+# ratio A B: A / B with 2 decimals; verdict RATIO TARGET: "met" when RATIO ≥ TARGET.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "met" : "**missed**") }'; }
+
 # The documented queries that return at most 100 rows (docs/API.md, "StudentLocation"), "name|query", on the
 # data seed_locations makes.
 queries=(

@@ -54,9 +54,7 @@ cpu_ticks() {
     done
     echo "$total"
 }
-rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
 requests() { awk '/requests in/ {print $1}' <<<"$1"; }
-refused() { awk '/Non-2xx/ {print $5}' <<<"$1"; }
 ticks_per_second="$(getconf CLK_TCK)"
 postmaster="$(head -1 "$work/pg/data/postmaster.pid")"
 # measure PID URL [wrk args...]: "requests/s server-CPU-ms-per-request non-2xx PostgreSQL-CPU-ms-per-request"
@@ -111,20 +109,17 @@ mapfile -t small <"$work/p50-small"
 mapfile -t large <"$work/p50-large"
 p50_comparison small large  # sets query_rows and missed
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "met" : "**missed**") }'; }
 page_vs_reference="$(ratio "$pg_page" "$reference_page")"
 page_vs_sqlite="$(ratio "$pg_page" "$sqlite_page")"
 stack_vs_reference="$(ratio "$stack_page" "$reference_page")"
 stack_vs_sqlite="$(ratio "$stack_page" "$sqlite_page")"
 page_vs_stack="$(ratio "$pg_page" "$stack_page")"
 writes_vs_pgbench="$(ratio "$pg_writes" "$pgbench_tps")"
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 cat <<MARKDOWN
 ## The PostgreSQL path against its references (issue 26)
 
 - Date: $(date -u +%Y-%m-%dT%H:%MZ)
-- Machine: $(nproc) cores ($cpu), $(free -h | awk '/^Mem:/ {print $2}') memory, $(uname -sr); everything on this one machine
+$(machine)
 - Data: $rows pins, the same in both engines. PostgreSQL $(psql "$database" -tAc 'SHOW server_version' | cut -d' ' -f1) with its durable defaults
   (fsync, synchronous_commit on); SQLite in WAL with synchronous=FULL. Servers: release build, defaults, logging at warning.
 - Reference: FastAPI $(awk -F== '/^fastapi/ {print $2}' "$root/scripts/bench/bench-reference/requirements.txt") + asyncpg + orjson under uvicorn (2 workers, uvloop),

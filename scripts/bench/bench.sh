@@ -11,6 +11,7 @@ failover="$("$root/scripts/bench/bench-failover.sh" "$root/.build/release/onthem
 pgbouncer="$("$root/scripts/bench/bench-pgbouncer.sh" "$root/.build/release/onthemap")"
 replicas="$("$root/scripts/bench/bench-replicas.sh" "$root/.build/release/onthemap")"
 postgres="$("$root/scripts/bench/bench-postgres.sh" "$root/.build/release/onthemap")"
+writes="$("$root/scripts/bench/bench-writes.sh" "$root/.build/release/onthemap")"
 courses="$("$root/scripts/bench/bench-courses.sh" "$root/.build/release/onthemap")"
 streams="$("$root/scripts/bench/bench-streams.sh" "$root/.build/release/onthemap")"
 geocoder="$("$root/.build/release/geocode-bench" 3)"
@@ -43,6 +44,8 @@ kept="$(sed -n "/^$kept_heading\$/,\$p" "$root/BENCHMARKS.md" 2>/dev/null || tru
     echo "$replicas"
     echo
     echo "$postgres"
+    echo
+    echo "$writes"
     echo
     echo "$courses"
     echo

@@ -81,28 +81,36 @@ struct LocationService: Sendable {
         }
     }
 
-    /// Applies the present fields to a location of `course` the writer may change.
+    /// Applies the present fields to a location of `course` the writer may change. Whether they
+    /// may is checked by the write itself (`LocationWriteRight`): one round trip, no read before.
     func update(objectId: String, in course: CourseID, with fields: LocationFields, by writer: Writer) async throws -> StudentLocation {
-        let owned = try await modifiable(objectId, in: course, by: writer)
-        var fields = fields
-        if owned.ownerKey != nil {
-            // An owned pin always shows its owner: identity fields come from the account, never the body.
-            fields.uniqueKey = nil
-            fields.firstName = nil
-            fields.lastName = nil
-        }
-        guard let updated = try await store.updateLocation(
-            objectId: objectId, in: course, with: fields, now: clock.nowMillis(), heldForApproval: writer.heldForApproval) else {
-            throw APIError.notFound("No location with objectId \(objectId).")
-        }
-        if let caller = writer.caller, caller.account.key == owned.ownerKey { posted(caller.account, course) }
+        let outcome = try await store.updateLocation(
+            objectId: objectId, in: course, with: fields, now: clock.nowMillis(), heldForApproval: writer.heldForApproval, by: right(of: writer))
+        let (updated, ownerKey) = try written(outcome, objectId: objectId, by: writer)
+        if let caller = writer.caller, caller.account.key == ownerKey { posted(caller.account, course) }
         return updated
     }
 
     func delete(objectId: String, in course: CourseID, by writer: Writer) async throws {
-        _ = try await modifiable(objectId, in: course, by: writer)
-        guard try await store.deleteLocation(objectId: objectId, in: course) else {
-            throw APIError.notFound("No location with objectId \(objectId).")
+        _ = try written(try await store.deleteLocation(objectId: objectId, in: course, by: right(of: writer)), objectId: objectId, by: writer)
+    }
+
+    /// Which pins the writer may change: their own, any for an admin, and anonymous legacy pins
+    /// for anyone in `open` mode.
+    private func right(of writer: Writer) -> LocationWriteRight {
+        LocationWriteRight(
+            accountKey: writer.caller?.account.key, isAdmin: writer.caller?.account.isAdmin ?? false, ownerlessPins: writeMode == .open)
+    }
+
+    /// The written value, or the error of a pin not there (another course's is not there either, 404)
+    /// or not the writer's (401 without a session, else 403).
+    private func written<Value>(_ outcome: LocationWriteOutcome<Value>, objectId: String, by writer: Writer) throws -> (Value, String?) {
+        switch outcome {
+        case .written(let value, let ownerKey): return (value, ownerKey)
+        case .notFound: throw APIError.notFound("No location with objectId \(objectId).")
+        case .refused:
+            if writer.caller == nil { throw APIError.loginRequired }
+            throw APIError.forbidden("Only the owner of this location (or an admin) may change it.")
         }
     }
 
@@ -116,18 +124,6 @@ struct LocationService: Sendable {
         case .open:
             try await anonymousWrites.admit(writer.clientAddress, tooMany: "writes from this address")
         }
-    }
-
-    /// The location of `course` if the writer may change it: its owner, an admin, or anyone for an
-    /// anonymous legacy pin in `open` mode. Another course's is not there.
-    private func modifiable(_ objectId: String, in course: CourseID, by writer: Writer) async throws -> OwnedLocation {
-        guard let owned = try await store.location(objectId: objectId), owned.course == course else {
-            throw APIError.notFound("No location with objectId \(objectId).")
-        }
-        if let caller = writer.caller, caller.account.isAdmin || caller.account.key == owned.ownerKey { return owned }
-        if owned.ownerKey == nil, writeMode == .open { return owned }
-        if writer.caller == nil { throw APIError.loginRequired }
-        throw APIError.forbidden("Only the owner of this location (or an admin) may change it.")
     }
 
     /// `{"count": N, "results": [...]}`, `count` only when asked for.

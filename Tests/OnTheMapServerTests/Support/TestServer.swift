@@ -39,6 +39,32 @@ struct TestServer {
         clock: WallClock = .system,
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
+        let configuration = testConfiguration(configure)
+        // Addresses come from X-Forwarded-For (throttling tests) while the edge still limits
+        // connections per TCP peer, as it does without --trust-proxy.
+        let overrides = AppServices.Overrides(
+            hasher: hasher, geocoder: geocoder, lanes: lanes,
+            addresses: addresses ?? ProxyRule(trusted: .loopback), precompressWebClient: false, clock: clock)
+        let logger = testLogger ?? .quiet
+        try await TestDatabase.withFresh { fresh in
+            try await serve(fresh, configuration, readBudget: readBudget, overrides: overrides, live: live, logger: logger, body)
+        }
+    }
+
+    /// Two servers on one fresh database, as two instances of a deployment: each its own process
+    /// state (caches, change channel), the database shared.
+    static func runTwoInstances(_ body: @Sendable (_ a: TestServer, _ b: TestServer) async throws -> Void) async throws {
+        let configuration = testConfiguration { _ in }
+        let overrides = AppServices.Overrides(addresses: ProxyRule(trusted: .loopback), precompressWebClient: false)
+        try await TestDatabase.withFresh { fresh in
+            try await serve(fresh, configuration, overrides: overrides, logger: .quiet) { a in
+                try await serve(fresh, configuration, overrides: overrides, logger: .quiet) { b in try await body(a, b) }
+            }
+        }
+    }
+
+    /// The test defaults (bcrypt cost 4, windows of an hour), adjusted by `configure`.
+    private static func testConfiguration(_ configure: (inout AppConfiguration) -> Void) -> AppConfiguration {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4
         // Limits count within an hour rather than a minute: a test's requests may be spread over
@@ -51,28 +77,29 @@ struct TestServer {
         configuration.accountLoginFailureWindowSeconds = 3600
         configuration.passwordResetWindowSeconds = 3600
         configure(&configuration)
-        // Addresses come from X-Forwarded-For (throttling tests) while the edge still limits
-        // connections per TCP peer, as it does without --trust-proxy.
-        let overrides = AppServices.Overrides(
-            hasher: hasher, geocoder: geocoder, lanes: lanes,
-            addresses: addresses ?? ProxyRule(trusted: .loopback), precompressWebClient: false, clock: clock)
-        let logger = testLogger ?? .quiet
-        try await TestDatabase.withFresh { fresh in
-            let database = try await fresh.open(readBudget: readBudget, logger: logger)
-            do {
-                configuration.host = "127.0.0.1"
-                configuration.port = 0
-                let built = try await buildApplication(configuration, database: database, logger: logger, overrides: overrides)
-                try await built.application.test(live ? .live : .router) { client in
-                    try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes, courseDirectory: built.courses))
-                }
-            } catch {
-                try? await database.close()
-                throw error
+        return configuration
+    }
+
+    /// Opens `fresh` and runs `body` against a server on it.
+    private static func serve(
+        _ fresh: TestDatabase, _ configuration: AppConfiguration, readBudget: Duration = .seconds(600), overrides: AppServices.Overrides,
+        live: Bool = false, logger: Logger, _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        var configuration = configuration
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let database = try await fresh.open(readBudget: readBudget, logger: logger)
+        do {
+            let built = try await buildApplication(configuration, database: database, logger: logger, overrides: overrides)
+            try await built.application.test(live ? .live : .router) { client in
+                try await body(TestServer(client: client, store: database.store, database: database, edge: built.edge, routes: built.routes, courseDirectory: built.courses))
             }
-            // A test may have closed it already (readiness); closing twice is harmless.
+        } catch {
             try? await database.close()
+            throw error
         }
+        // A test may have closed it already (readiness); closing twice is harmless.
+        try? await database.close()
     }
 
     /// Sends a request; `body` is sent as written (a string, so broken JSON can be sent too).
@@ -99,6 +126,8 @@ struct TestServer {
     /// Makes an existing account an admin, directly in the store.
     func makeAdmin(_ session: TestSession) async throws {
         try await store.writer.run(SQLQueryString("UPDATE accounts SET is_admin = TRUE WHERE key = \(bind: session.key)"))
+        // As the admin tools do (`setAdmin`): the sessions the server keeps learn of it at once.
+        await store.sessionsChanged(of: [session.key])
     }
 
     /// Posts a location as `session` on the v1 path and returns its objectId.

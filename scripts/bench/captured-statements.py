@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The statements one request sent, read from a PostgreSQL log written with log_statement=all, made
+into a pgbench script (scripts/bench/bench-writes.sh).
+
+    captured-statements.py SERVER_LOG STUDENT OUT_SQL  > statements.md
+
+SERVER_LOG holds `SELECT 'bench-writes: capture begins'` and `... ends` (sent by psql) around one
+request of student STUDENT (account key 1000000000 + STUDENT, session token `bench-token-STUDENT`,
+pin `w` + 9 digits). Every statement logged between them by another backend (the server's) is kept,
+its parameters written in as literals, and the student's own values replaced by expressions of
+pgbench's `:i`, drawn at random: the script runs the same statements for any student.
+
+PostgreSQL does not log an empty query, which the server sends after a lone data-modifying statement
+to confirm its commit (PostgresWriter): one is written after each statement that begins with
+`WITH written AS` (LocationWriteSQL), as `;`, which pgbench sends as an empty query.
+
+The live map's read of the event log asks for the events after the last id it has seen; replayed
+with that id fixed it would return more rows on every run as pgbench's writes add events, so it
+asks for those after the 32nd newest instead: about what it finds in the server, which reads the
+events committed since its last read while 32 clients write.
+
+Prints the statements as a Markdown list (first line of each, parameters left as written).
+"""
+import hashlib
+import re
+import sys
+
+RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w+):  (.*)$")
+PARAMETER = re.compile(r"\$(\d+) = ('(?:[^']|'')*'|NULL)")
+PLACEHOLDER = re.compile(r"\$(\d+)\b")
+
+
+def records(path):
+    """(pid, level, text) for each log record, continuation lines joined to their record."""
+    current = None
+    with open(path, encoding="utf-8", errors="replace") as log:
+        for line in log:
+            line = line.rstrip("\n")
+            match = RECORD.match(line)
+            if match:
+                if current:
+                    yield current
+                current = [match.group(1), match.group(2), match.group(3)]
+            elif current:
+                current[2] += "\n" + line
+    if current:
+        yield current
+
+
+def statements(path):
+    """The (pid, sql with parameters as literals) between the markers, from other backends."""
+    marker_pids, inside, found = set(), False, []
+    for pid, level, text in records(path):
+        if "bench-writes: capture begins" in text:
+            inside = True
+            marker_pids.add(pid)
+            continue
+        if "bench-writes: capture ends" in text:
+            marker_pids.add(pid)
+            break
+        if not inside or pid in marker_pids:
+            continue
+        if level == "LOG":
+            match = re.match(r"(?:statement|execute [^:]*): (.*)$", text, re.S)
+            if match:
+                found.append([pid, match.group(1)])
+        elif level == "DETAIL" and text.startswith("parameters: ") and found and found[-1][0] == pid:
+            values = dict(PARAMETER.findall(text))
+            found[-1][1] = PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), found[-1][1])
+    return [sql for _, sql in found]
+
+
+def main():
+    log, student, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    found = statements(log)
+    if not found:
+        sys.exit("no statements captured")
+    token_hash = hashlib.sha256(f"bench-token-{student}".encode()).hexdigest()
+    student_values = {
+        f"'{token_hash}'": "encode(sha256(convert_to('bench-token-' || :i, 'UTF8')), 'hex')",
+        f"'{1000000000 + student}'": "(1000000000 + :i)::text",
+        f"'w{student:09d}'": "'w' || lpad(:i::text, 9, '0')",
+    }
+    script = ["\\set i random(1, :students)"]
+    listing = []
+    for sql in found:
+        listing.append(sql)
+        templated = sql
+        for literal, expression in student_values.items():
+            templated = templated.replace(literal, expression)
+        if re.match(r"\s*SELECT id, kind, object_id, payload", sql):
+            templated = re.sub(r"WHERE id > '?-?\d+'?", "WHERE id > (SELECT id FROM location_events ORDER BY id DESC OFFSET 32 LIMIT 1)",
+                               templated, count=1)
+        # pgbench reads a command up to its `;` (over several lines too).
+        script.append(templated.rstrip().rstrip(";") + ";")
+        if sql.lstrip().upper().startswith("WITH WRITTEN AS"):
+            script.append(";")
+            listing.append("")
+    with open(out, "w", encoding="utf-8") as file:
+        file.write("\n".join(script) + "\n")
+    for number, sql in enumerate(listing, 1):
+        first = " ".join(sql.split())
+        shown = (first[:150] + " …") if len(first) > 150 else first
+        print(f"{number}. `{shown}`" if shown else f"{number}. (the empty query confirming the commit)")
+
+
+if __name__ == "__main__":
+    main()
