@@ -70,7 +70,9 @@ class Load:
     def record(self, what, status, body, headers_ok=True):
         with self.lock:
             self.answered += 1
-            if status == 503:
+            # 409 159: nginx resent the write to another instance while the first still ran it
+            # under the same Idempotency-Key (docs/API.md, "Idempotency keys"); the writer retries.
+            if status == 503 or (status == 409 and isinstance(body, dict) and body.get("code") == 159):
                 self.unavailable += 1
             elif not 200 <= status < 300 or not headers_ok:
                 self.unexpected.append(f"{what}: {status} {str(body)[:160]}")
