@@ -16,7 +16,7 @@ import threading
 import time
 
 from cluster_client import call, check, failures, post, sign_up
-from resuming_stream import open_streams
+from resuming_stream import final_states, open_streams, stop_once_all_show
 
 NGINX = os.environ["CLUSTER_NGINX"]
 PIDS = os.environ["CLUSTER_PIDS"].split()
@@ -224,13 +224,7 @@ def test_losing_the_primary_loses_nothing():
           all(shown.get(student, 0) in (number, number + 1) for student, number in load.acknowledged.items()),
           f"shown {shown}, acknowledged {load.acknowledged}")
 
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if all(set(wanted.items()) <= final_states(stream) for stream in streams):
-            break
-        time.sleep(0.2)
-    for stream in streams:
-        stream.stop()
+    stop_once_all_show(streams, set(wanted.items()))
     for number, stream in enumerate(streams, 1):
         ids = [event_id for event_id, _, _ in stream.changes]
         missing = set(wanted.items()) - final_states(stream)
@@ -244,13 +238,6 @@ def test_losing_the_primary_loses_nothing():
 
     alive = [pid for pid in PIDS if os.path.exists(f"/proc/{pid}")]
     check(f"all {len(PIDS)} instances ran throughout, none restarted or reconfigured", len(alive) == len(PIDS), f"alive {alive} of {PIDS}")
-
-
-def final_states(stream):
-    states = {}
-    for _, name, data in stream.changes:
-        states[data.get("objectId")] = None if name == "deleted" else data.get("mapString")
-    return set(states.items())
 
 
 if __name__ == "__main__":

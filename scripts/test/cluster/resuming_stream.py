@@ -85,3 +85,20 @@ def open_streams(count, within=10):
     while any(stream.last_id is None for stream in streams) and time.monotonic() < deadline:
         time.sleep(0.05)
     return streams
+
+
+def final_states(stream):
+    """Each pin's last state as the stream saw it: {(objectId, mapString or None if deleted)}."""
+    states = {}
+    for _, name, data in stream.changes:
+        states[data.get("objectId")] = None if name == "deleted" else data.get("mapString")
+    return set(states.items())
+
+
+def stop_once_all_show(streams, wanted, within=20):
+    """Waits up to `within` seconds for every stream to show `wanted` pin states, then stops them."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline and not all(wanted <= final_states(stream) for stream in streams):
+        time.sleep(0.2)
+    for stream in streams:
+        stream.stop()

@@ -12,7 +12,7 @@ import threading
 import time
 
 from cluster_client import call, check, failures, post, sign_up
-from resuming_stream import open_streams
+from resuming_stream import final_states, open_streams, stop_once_all_show
 
 NGINX = os.environ["CLUSTER_NGINX"]
 PORTS = os.environ["CLUSTER_PORTS"].split()
@@ -89,19 +89,7 @@ def test_a_rolling_restart_under_load_fails_no_request():
         last[index] = (object_id, place)
     wanted = set(last.values())
 
-    def final_states(stream):
-        states = {}
-        for _, name, data in stream.changes:
-            states[data.get("objectId")] = None if name == "deleted" else data.get("mapString")
-        return set(states.items())
-
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if all(wanted <= final_states(stream) for stream in streams):
-            break
-        time.sleep(0.2)
-    for stream in streams:
-        stream.stop()
+    stop_once_all_show(streams, wanted)
     for number, stream in enumerate(streams, 1):
         ids = [event_id for event_id, _, _ in stream.changes]
         missing = wanted - final_states(stream)
