@@ -80,7 +80,7 @@ struct LTIController: Sendable {
         ])
         let session = LaunchSession(
             token: launched.session.token, course: launched.course.slug.rawValue, frame: LTIFrame.pass(launched.frameAncestors, secret: secret))
-        var response = try webClient.launchPage(
+        var response = webClient.launchPage(
             for: request, course: launched.course.slug, session: try session.json(), frameAncestors: launched.frameAncestors)
         response.setCookies(
             cookies.issue(sessionToken: launched.session.token, lifetime: launches.accounts.sessionLifetimeSeconds)
@@ -114,7 +114,7 @@ struct LTIController: Sendable {
         guard let pass = request.uri.queryParameters.get("frame"), let ancestors = LTIFrame.ancestors(fromPass: pass, secret: secret) else {
             return await refusal(.init(failure: .expired, platform: nil), launches: launches, logger: context.logger)
         }
-        return try webClient.launchPage(
+        return webClient.launchPage(
             for: request, course: nil, session: try LaunchSession(token: nil, course: nil, frame: pass).json(), frameAncestors: ancestors)
     }
 

@@ -40,26 +40,24 @@ struct FirstPage: Sendable {
     private let pages: [Variant: StaticAsset]
     /// Signed-in pages that preload another course's answers, made when first asked for.
     private let coursePages: BoundedCache<Variant, StaticAsset>
-    private let render: @Sendable (Variant) throws -> String
-    private let launchRender: @Sendable (Variant, String) throws -> String
+    private let parts: Parts
     private let contentType: String
 
     /// Fails at start when the page lacks a place an edit needs (it was changed without this).
     init(template: String, scripts: Scripts, style: String, clientConfiguration: Data, languages: [String], contentType: String) throws {
         reader = ReaderLanguage(codes: languages)
         styleDigest = Self.digest(style)
+        let parts = try Parts(template: template, scripts: scripts, style: style, clientConfiguration: clientConfiguration)
         var pages: [Variant: StaticAsset] = [:]
         for language in languages {
             for signedIn in [false, true] {
                 let variant = Variant(language: language, signedIn: signedIn)
-                let page = try Self.render(template, variant, scripts: scripts, style: style, clientConfiguration: clientConfiguration)
-                pages[variant] = try StaticAsset(bytes: Array(page.utf8), contentType: contentType)
+                pages[variant] = try StaticAsset(bytes: Array(parts.render(variant).utf8), contentType: contentType)
             }
         }
         self.pages = pages
         coursePages = BoundedCache(limit: Self.coursePageLimit)
-        render = { try Self.render(template, $0, scripts: scripts, style: style, clientConfiguration: clientConfiguration) }
-        launchRender = { try Self.render(template, $0, scripts: scripts, style: style, clientConfiguration: clientConfiguration, launchSession: $1) }
+        self.parts = parts
         self.contentType = contentType
     }
 
@@ -75,9 +73,9 @@ struct FirstPage: Sendable {
         let variant = variant(for: request)
         if variant.course == nil { return pages[variant]! }
         if let page = coursePages[variant] { return page }
-        // The template rendered at start for every language, so this cannot fail; if it did, the
-        // default course's page is still right (its script finds the chosen course itself).
-        guard let text = try? render(variant), let page = try? StaticAsset(bytes: Array(text.utf8), contentType: contentType) else {
+        // Made at start for every language, so this cannot fail; if it did, the default course's
+        // page is still right (its script finds the chosen course itself).
+        guard let page = try? StaticAsset(bytes: Array(parts.render(variant).utf8), contentType: contentType) else {
             return pages[Variant(language: variant.language, signedIn: true)]!
         }
         coursePages[variant] = page
@@ -99,62 +97,86 @@ struct FirstPage: Sendable {
     /// launch's session in a data block (`launchSessionID`) for the script to send as a bearer
     /// token, since a platform's frame may keep no cookie of ours. Its answers are not preloaded:
     /// the preloads would go with cookies, not the token. Made for each launch, never kept.
-    func launchPage(language: String, course: CourseSlug?, session: String) throws -> String {
-        try launchRender(Variant(language: language, signedIn: true, course: course), session)
+    func launchPage(language: String, course: CourseSlug?, session: String) -> String {
+        parts.render(Variant(language: language, signedIn: true, course: course), launchSession: session)
     }
 
     /// The id of the launch's data block, which js/launch-session.js reads.
     static let launchSessionID = "launch-session"
 
+    /// The page of `variant` made from `template` (for a test: the server makes its `Parts` once).
     static func render(
         _ template: String, _ variant: Variant, scripts: Scripts, style: String, clientConfiguration: Data, launchSession: String? = nil
     ) throws -> String {
-        var page = template
-        let code = variant.language
-        let direction = ReaderLanguage.isRightToLeft(code) ? "rtl" : "ltr"
-        let untranslated = code == ReaderLanguage.fallback ? "" : " \(untranslatedAttribute)"
-        try replace("<html lang=\"en\">", with: "<html lang=\"\(code)\" dir=\"\(direction)\" \(languageAttribute)=\"\(code)\"\(untranslated)>", in: &page)
+        try Parts(template: template, scripts: scripts, style: style, clientConfiguration: clientConfiguration)
+            .render(variant, launchSession: launchSession)
+    }
 
-        var head = ["<script src=\"\(scripts.entry)\" type=\"module\"></script>"]
-        head += scripts.preloads.map { "<link rel=\"modulepreload\" href=\"\($0)\">" }
-        if code != ReaderLanguage.fallback { head.append("<link rel=\"modulepreload\" href=\"\(ReaderLanguage.catalogue(code))\">") }
-        if variant.signedIn, launchSession == nil {
-            // Fetched by js/loader.js with the same URL and credentials, which is what lets the
-            // browser hand it the preloaded answer.
-            let base = variant.course.map(CourseMount.path(of:)) ?? ""
-            head += [APIOperation.me.path, APIOperation.v1List.path].map { "<link rel=\"preload\" href=\"\(base)\($0)\" as=\"fetch\" crossorigin>" }
-        }
-        // A data block: never run, so the Content-Security-Policy has nothing to allow. `<` is
-        // escaped so that no value can close the element.
-        let configuration = String(decoding: clientConfiguration, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
-        head.append("<script type=\"application/json\" id=\"client-config\">\(configuration)</script>")
-        if let launchSession {
-            head.append("<script type=\"application/json\" id=\"\(launchSessionID)\">\(launchSession.replacingOccurrences(of: "<", with: "\\u003c"))</script>")
-        }
-        try replace("<script src=\"/js/main.js\" type=\"module\"></script>", with: head.joined(separator: "\n  "), in: &page)
+    /// What every variant is made of, checked and prepared once.
+    private struct Parts: Sendable {
+        let template: FirstPageTemplate
+        let scripts: Scripts
+        let style: String
+        /// The client's settings as the page's data block holds them.
+        let configuration: String
 
-        // After what the head names, so that the browser asks for those before this has arrived.
-        guard !style.lowercased().contains("</style") else {
-            throw StaticAssetLoader.LoadError(description: "app.css must not contain `</style`: the page carries it in a <style> element")
+        init(template: String, scripts: Scripts, style: String, clientConfiguration: Data) throws {
+            guard !style.lowercased().contains("</style") else {
+                throw StaticAssetLoader.LoadError(description: "app.css must not contain `</style`: the page carries it in a <style> element")
+            }
+            self.template = try FirstPageTemplate(template)
+            self.scripts = scripts
+            self.style = style
+            configuration = FirstPage.dataBlockText(String(decoding: clientConfiguration, as: UTF8.self))
         }
-        try replace("</head>", with: "<style>\(style)</style>\n</head>", in: &page)
 
-        if !variant.signedIn {
-            try replace("<main id=\"login-screen\" class=\"auth-screen\" hidden>", with: "<main id=\"login-screen\" class=\"auth-screen\">", in: &page)
-            try replace("<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\">", with: "<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\" hidden>", in: &page)
+        func render(_ variant: Variant, launchSession: String? = nil) -> String {
+            template.filled { place in
+                switch place {
+                case .html: htmlElement(variant.language)
+                case .entryScript: head(variant, launchSession: launchSession)
+                // After what the head names, so that the browser asks for those before this has arrived.
+                case .headEnd: "<style>\(style)</style>\n</head>"
+                // Without a session the page shows the login form itself, not the loading note.
+                case .loginScreen: variant.signedIn ? nil : "<main id=\"login-screen\" class=\"auth-screen\">"
+                case .bootLoading: variant.signedIn ? nil : "<div id=\"boot-loading\" class=\"boot-loading\" role=\"status\" hidden>"
+                }
+            }
         }
-        return page
+
+        private func htmlElement(_ code: String) -> String {
+            let direction = ReaderLanguage.isRightToLeft(code) ? "rtl" : "ltr"
+            let untranslated = code == ReaderLanguage.fallback ? "" : " \(FirstPage.untranslatedAttribute)"
+            return "<html lang=\"\(code)\" dir=\"\(direction)\" \(FirstPage.languageAttribute)=\"\(code)\"\(untranslated)>"
+        }
+
+        private func head(_ variant: Variant, launchSession: String?) -> String {
+            let code = variant.language
+            var head = ["<script src=\"\(scripts.entry)\" type=\"module\"></script>"]
+            head += scripts.preloads.map { "<link rel=\"modulepreload\" href=\"\($0)\">" }
+            if code != ReaderLanguage.fallback { head.append("<link rel=\"modulepreload\" href=\"\(ReaderLanguage.catalogue(code))\">") }
+            if variant.signedIn, launchSession == nil {
+                // Fetched by js/loader.js with the same URL and credentials, which is what lets the
+                // browser hand it the preloaded answer.
+                let base = variant.course.map(CourseMount.path(of:)) ?? ""
+                head += [APIOperation.me.path, APIOperation.v1List.path].map { "<link rel=\"preload\" href=\"\(base)\($0)\" as=\"fetch\" crossorigin>" }
+            }
+            head.append("<script type=\"application/json\" id=\"client-config\">\(configuration)</script>")
+            if let launchSession {
+                head.append("<script type=\"application/json\" id=\"\(FirstPage.launchSessionID)\">\(FirstPage.dataBlockText(launchSession))</script>")
+            }
+            return head.joined(separator: "\n  ")
+        }
+    }
+
+    /// `text` as a data block holds it: a data block is never run, so the Content-Security-Policy
+    /// has nothing to allow, and `<` is escaped so that no value can close the element.
+    static func dataBlockText(_ text: String) -> String {
+        text.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// `sha256-<base64>` of `text`'s UTF-8, as a Content-Security-Policy source names an inline element.
     static func digest(_ text: String) -> String {
         "sha256-" + Data(SHA256.hash(data: Array(text.utf8))).base64EncodedString()
-    }
-
-    private static func replace(_ anchor: String, with replacement: String, in page: inout String) throws {
-        guard let range = page.range(of: anchor), page[range.upperBound...].range(of: anchor) == nil else {
-            throw StaticAssetLoader.LoadError(description: "the web client's index.html must hold `\(anchor)` once: the first page is made by editing it")
-        }
-        page.replaceSubrange(range, with: replacement)
     }
 }

@@ -126,8 +126,8 @@ struct WebController: Sendable {
     /// The app's page as an LTI launch answers it (`FirstPage.launchPage`): in the reader's language,
     /// with `session` (the launch's data block, JSON) for its script, framed only by
     /// `frameAncestors` (the platform's origins, `LTIFrame`). Never stored: it may hold a session.
-    func launchPage(for request: Request, course: CourseSlug?, session: String, frameAncestors: String) throws -> Response {
-        let page = try firstPage.launchPage(language: firstPage.reader.choose(for: request), course: course, session: session)
+    func launchPage(for request: Request, course: CourseSlug?, session: String, frameAncestors: String) -> Response {
+        let page = firstPage.launchPage(language: firstPage.reader.choose(for: request), course: course, session: session)
         let policy = ContentSecurityPolicy.header(tiles: tiles, styleDigests: [firstPage.styleDigest], frameAncestors: frameAncestors)
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: policy],
