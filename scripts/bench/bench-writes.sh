@@ -6,6 +6,8 @@
 #     its own among 128, each wrk thread its own half of them);
 # (b) pgbench sending exactly the statements the server sent for one such PUT, captured with
 #     log_statement=all and made into a script whose student (session, account, pin) is drawn at random;
+#     the ones the server shares between PUTs (the notification, the live map's read of the event log,
+#     the session's read) in the share of PUTs it sent them for under the same load;
 # (c) pgbench's bare one-row UPDATE by primary key on the same table (touching `updated_at`, which
 #     the partial `WHERE hidden_at IS NULL` indexes hold, as the server's writes do).
 # Targets: (b) ≥ 0.5× (c), and (a) ≥ 0.8× (b).
@@ -95,7 +97,6 @@ superuser -c "SELECT 'bench-writes: capture begins'" >/dev/null
 [ "$(put_as "$captured_student")" = 200 ] || { echo "the captured PUT was not answered 200" >&2; exit 1; }
 sleep 1  # what follows the answer (the live map's read of the event log)
 superuser -c "SELECT 'bench-writes: capture ends'" >/dev/null
-python3 "$root/scripts/bench/captured-statements.py" "$work/pg/server.log" "$captured_student" "$work/captured.sql" >"$work/captured.md"
 # Under load, what each PUT costs besides its write: notifications and the live map's reads of the
 # event log are shared by the writes that commit together, sessions come from memory. Counted over a
 # 2 s burst at 32 clients, still logging every statement.
@@ -109,6 +110,10 @@ per_write() { awk -v n="$1" -v w="$burst_writes" 'BEGIN { printf "%.2f", (w ? n 
 burst_notifies="$(per_write "$(count 'pg_notify')")"
 burst_hub_reads="$(per_write "$(count 'SELECT id, kind, object_id, payload')")"
 burst_session_reads="$(per_write "$(count 'FROM sessions JOIN accounts')")"
+# (b) replays them in those shares: what the server sends per PUT under this load.
+python3 "$root/scripts/bench/captured-statements.py" "$work/pg/server.log" "$captured_student" "$work/captured.sql" \
+    "pg_notify=$burst_notifies" "SELECT id, kind, object_id, payload=$burst_hub_reads" "FROM sessions JOIN accounts=$burst_session_reads" \
+    >"$work/captured.md"
 
 cat >"$work/bare.sql" <<SQL
 \set i random(1, $students)
@@ -162,7 +167,8 @@ $burst_notifies notifications, $burst_hub_reads reads of the event log by the li
 $burst_session_reads reads of a session.
 
 Non-2xx answers: $non2xx. The statements of one PUT, as PostgreSQL logged them (\`log_statement=all\`),
-each a round trip (an empty query is the commit's confirmation, \`PostgresWriter\`):
+each a round trip (an empty query is the commit's confirmation, \`PostgresWriter\`); (b) sends the
+shared ones in the share of PUTs counted above:
 
 $(cat "$work/captured.md")
 MARKDOWN

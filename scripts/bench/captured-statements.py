@@ -2,7 +2,7 @@
 """The statements one request sent, read from a PostgreSQL log written with log_statement=all, made
 into a pgbench script (scripts/bench/bench-writes.sh).
 
-    captured-statements.py SERVER_LOG STUDENT OUT_SQL  > statements.md
+    captured-statements.py SERVER_LOG STUDENT OUT_SQL [TEXT=SHARE ...]  > statements.md
 
 SERVER_LOG holds `SELECT 'bench-writes: capture begins'` and `... ends` (sent by psql) around one
 request of student STUDENT (account key 1000000000 + STUDENT, session token `bench-token-STUDENT`,
@@ -18,6 +18,13 @@ The live map's read of the event log asks for the events after the last id it ha
 with that id fixed it would return more rows on every run as pgbench's writes add events, so it
 asks for those after the 32nd newest instead: about what it finds in the server, which reads the
 events committed since its last read while 32 clients write.
+
+Some statements the server shares between the writes that come together: the change's notification
+and the live map's read of the event log (one for every batch of commits), and the session's read
+(sessions are cached for a while). Each TEXT=SHARE says that a statement holding TEXT was sent for
+SHARE of the requests (counted under load by bench-writes.sh): the script sends it in that share of
+its transactions, drawn at random, so that it replays what the server sends per request, not what
+one request alone would cost.
 
 Prints the statements as a Markdown list (first line of each, parameters left as written).
 """
@@ -72,6 +79,7 @@ def statements(path):
 
 def main():
     log, student, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    shares = [(text, float(share)) for text, share in (argument.rsplit("=", 1) for argument in sys.argv[4:])]
     found = statements(log)
     if not found:
         sys.exit("no statements captured")
@@ -84,7 +92,8 @@ def main():
     script = ["\\set i random(1, :students)"]
     listing = []
     for sql in found:
-        listing.append(sql)
+        share = next((fraction for text, fraction in shares if text in sql), None)
+        listing.append((sql, share))
         templated = sql
         for literal, expression in student_values.items():
             templated = templated.replace(literal, expression)
@@ -92,16 +101,21 @@ def main():
             templated = re.sub(r"WHERE id > '?-?\d+'?", "WHERE id > (SELECT id FROM location_events ORDER BY id DESC OFFSET 32 LIMIT 1)",
                                templated, count=1)
         # pgbench reads a command up to its `;` (over several lines too).
-        script.append(templated.rstrip().rstrip(";") + ";")
+        command = templated.rstrip().rstrip(";") + ";"
+        if share is not None:
+            script += [f"\\set share random(1, 1000)", f"\\if :share <= {round(share * 1000)}", command, "\\endif"]
+        else:
+            script.append(command)
         if sql.lstrip().upper().startswith("WITH WRITTEN AS"):
             script.append(";")
-            listing.append("")
+            listing.append(("", None))
     with open(out, "w", encoding="utf-8") as file:
         file.write("\n".join(script) + "\n")
-    for number, sql in enumerate(listing, 1):
+    for number, (sql, share) in enumerate(listing, 1):
         first = " ".join(sql.split())
         shown = (first[:150] + " …") if len(first) > 150 else first
-        print(f"{number}. `{shown}`" if shown else f"{number}. (the empty query confirming the commit)")
+        line = f"{number}. `{shown}`" if shown else f"{number}. (the empty query confirming the commit)"
+        print(line + (f" (for {share:.2f} of the PUTs)" if share is not None else ""))
 
 
 if __name__ == "__main__":

@@ -37,21 +37,34 @@ struct StandbyReadsMiddleware: RouterMiddleware {
 
 /// The sessions (by their token's hash) that wrote through this instance lately, and when.
 final class RecentWriters: Sendable {
-    private let writes = NIOLockedValueBox<[String: Int64]>([:])
-    /// More than this many remembered, the ones older than `StandbyReadsMiddleware.memorySeconds` go.
-    private let pruneAbove = 10_000
+    private struct Writes {
+        var last: [String: Int64] = [:]
+        var prunedAt: Int64 = 0
+    }
+
+    private let writes = NIOLockedValueBox(Writes())
+    /// More than this many remembered, the ones older than `StandbyReadsMiddleware.memorySeconds`
+    /// go, at most once a second: with more sessions than this writing within the memory, pruning
+    /// at every write would cost each write a pass over all of them.
+    private let pruneAbove: Int
+
+    init(pruneAbove: Int = 10_000) {
+        self.pruneAbove = pruneAbove
+    }
 
     func wrote(_ session: String, at millis: Int64) {
         writes.withLockedValue { writes in
-            writes[session] = millis
-            if writes.count > pruneAbove {
-                let cutoff = millis - StandbyReadsMiddleware.memorySeconds * 1000
-                writes = writes.filter { $0.value >= cutoff }
-            }
+            writes.last[session] = millis
+            guard writes.last.count > pruneAbove, millis - writes.prunedAt >= 1000 else { return }
+            let cutoff = millis - StandbyReadsMiddleware.memorySeconds * 1000
+            writes.last = writes.last.filter { $0.value >= cutoff }
+            writes.prunedAt = millis
         }
     }
 
     func lastWrite(by session: String) -> Int64? {
-        writes.withLockedValue { $0[session] }
+        writes.withLockedValue { $0.last[session] }
     }
+
+    var count: Int { writes.withLockedValue { $0.last.count } }
 }
