@@ -67,16 +67,21 @@ enum LocationWriteSQL {
     /// snapshot it started with, so the new event is not among those deleted. Returns `write`'s
     /// rows; with `checked` (a SELECT of `found` and `permitted` for the pin the write aims at,
     /// `SQLStore.checking`), exactly one row: `write`'s columns (NULL when it wrote nothing), then
-    /// whether the pin was there and whether the writer may change it, so that a write refused is
-    /// told from a pin not there in the same round trip.
+    /// whether the pin was there and whether the writer may change it (both true when it wrote), so
+    /// that a write refused is told from a pin not there in the same round trip.
     private static func recording(
         _ write: any SQLExpression, kind: any SQLExpression, payload: any SQLExpression, where condition: any SQLExpression, at now: Int64,
         checked target: (any SQLExpression)? = nil
     ) -> any SQLExpression {
+        // The check looks at the pin only when the write wrote nothing (a CASE runs only the branch
+        // it takes): a write that wrote was permitted and found its pin, which is most writes, and
+        // the second look cost them a quarter of the statement's rate (BENCHMARKS.md).
         let answer: SQLQueryString = target.map { target in
             """
             , target AS (\(target))
-            SELECT written.*, EXISTS (SELECT 1 FROM target) AS found, COALESCE((SELECT bool_or(permitted) FROM target), FALSE) AS permitted
+            SELECT written.*,
+                CASE WHEN written.object_id IS NULL THEN EXISTS (SELECT 1 FROM target) ELSE TRUE END AS found,
+                CASE WHEN written.object_id IS NULL THEN COALESCE((SELECT bool_or(permitted) FROM target), FALSE) ELSE TRUE END AS permitted
             FROM (SELECT 1) AS one LEFT JOIN written ON TRUE
             """
         } ?? "\nSELECT * FROM written"

@@ -16,8 +16,9 @@ to confirm its commit (PostgresWriter): one is written after each statement that
 
 The live map's read of the event log asks for the events after the last id it has seen; replayed
 with that id fixed it would return more rows on every run as pgbench's writes add events, so it
-asks for those after the 32nd newest instead: about what it finds in the server, which reads the
-events committed since its last read while 32 clients write.
+asks for those after the Nth newest instead: what it finds in the server, which reads the events
+committed since its last read. N is 1 / its share (below: read for a half of the PUTs, it finds
+two events), or 32, the clients, when no share is given.
 
 Some statements the server shares between the writes that come together: the change's notification
 and the live map's read of the event log (one for every batch of commits), and the session's read
@@ -98,7 +99,8 @@ def main():
         for literal, expression in student_values.items():
             templated = templated.replace(literal, expression)
         if re.match(r"\s*SELECT id, kind, object_id, payload", sql):
-            templated = re.sub(r"WHERE id > '?-?\d+'?", "WHERE id > (SELECT id FROM location_events ORDER BY id DESC OFFSET 32 LIMIT 1)",
+            newest = max(1, round(1 / share)) if share else 32
+            templated = re.sub(r"WHERE id > '?-?\d+'?", f"WHERE id > (SELECT id FROM location_events ORDER BY id DESC OFFSET {newest} LIMIT 1)",
                                templated, count=1)
         # pgbench reads a command up to its `;` (over several lines too).
         command = templated.rstrip().rstrip(";") + ";"
