@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import OnTheMapModel
 @testable import OnTheMapServer
@@ -94,6 +95,37 @@ import Testing
         }
     }
 
+    /// Reads of the log begin at least `gather` apart: a stream of writes costs the database a
+    /// read per gather, not a read per commit; a commit after a quiet spell is read at once.
+    @Test func commitsInQuickSuccessionAreReadTogether() async throws {
+        let log = CountedEventLog()
+        let hub = LocationEventHub(store: log, logger: .quiet, heartbeat: .seconds(3600))
+        let stream = try await hub.subscribe(to: .default)
+        var items = stream.items.makeAsyncIterator()
+        let started = ContinuousClock.now
+        for id in 1...60 {
+            log.add(id: Int64(id))
+            hub.poke()
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        var seen: [Int64] = []
+        while seen.count < 60, case .event(let published)? = await items.next() { seen.append(published.event.id) }
+        let elapsed = started.duration(to: .now)
+        #expect(seen == Array(1...60), "every commit reached the stream, in order")
+        // A read per commit would be 60 (each read is quicker than the commits' spacing).
+        let bound = Int(elapsed / LocationEventHub.gather) + 2
+        #expect(log.reads <= bound, "\(log.reads) reads in \(elapsed)")
+
+        // After a quiet spell, a commit is read at once.
+        try await Task.sleep(for: .milliseconds(50))
+        log.add(id: 61)
+        let poked = ContinuousClock.now
+        hub.poke()
+        if case .event(let published)? = await items.next() { #expect(published.event.id == 61) }
+        #expect(poked.duration(to: .now) < .seconds(1))
+        stream.cancel()
+    }
+
     @Test func anEventsFrameIsMadeOnceForEveryStream() {
         let payload = #"{"firstName":"Ada","lastName":"Lovelace","mapString":"London","objectId":"a1","uniqueKey":"k1"}"#
         let event = LocationEvent(id: 7, kind: .created, objectId: "a1", payload: payload, at: 0)
@@ -107,4 +139,27 @@ import Testing
         }
         #expect(String(buffer: published.frame(names: .initials)).contains(#""firstName":"A.""#))
     }
+}
+
+/// An event log in memory whose reads are counted.
+private final class CountedEventLog: LocationEventStore {
+    private let state = NIOLockedValueBox<(events: [LocationEvent], reads: Int)>(([], 0))
+
+    func add(id: Int64) {
+        state.withLockedValue { $0.events.append(LocationEvent(id: id, kind: .created, objectId: "p\(id)", payload: "{}", at: 0)) }
+    }
+
+    var reads: Int { state.withLockedValue { $0.reads } }
+
+    func locationEventBatch(after id: Int64, limit: Int, in course: CourseID?) async throws -> LocationEventBatch {
+        let events = state.withLockedValue { state in
+            state.reads += 1
+            return Array(state.events.filter { $0.id > id }.prefix(limit))
+        }
+        return LocationEventBatch(events: events, heldBack: false)
+    }
+
+    func locationEventRange() async throws -> ClosedRange<Int64>? { nil }
+    func locationEventsPrunedThrough() async throws -> Int64 { 0 }
+    func deleteLocationEvents(before cutoff: Int64) async throws -> Int { 0 }
 }

@@ -46,6 +46,8 @@ final class LocationEventHub: Sendable {
         var lastID: Int64?
         var draining = false
         var pokedAgain = false
+        /// When the last read of the log began (`gather`).
+        var lastRead: ContinuousClock.Instant?
         var subscribers: [UUID: Subscriber] = [:]
         /// Ticks of the heartbeat timer so far, and whether it runs (only while there are streams).
         var ticks = 0
@@ -65,6 +67,11 @@ final class LocationEventHub: Sendable {
     static let beatSlots = 10
     private let pageSize = 500
     private static let firstHeldBackWait = Duration.milliseconds(5)
+    /// Reads of the log begin at least this far apart: the commits announced in between are read
+    /// together. Under a stream of writes the log is then read 200 times a second at most, not
+    /// once for every commit or two (a read costs the database about what a write does), and a
+    /// commit after a quiet spell is still read at once.
+    static let gather = Duration.milliseconds(5)
     /// How long events may stay held back before the log says why the live map stands still.
     private static let heldBackWarning = Duration.seconds(10)
     private let state = NIOLockedValueBox(State())
@@ -146,7 +153,13 @@ final class LocationEventHub: Sendable {
         while true {
             do {
                 try await startIfNeeded()
-                let after = state.withLockedValue { $0.lastID ?? 0 }
+                if let sinceLastRead = state.withLockedValue({ $0.lastRead?.duration(to: .now) }), sinceLastRead < Self.gather {
+                    try? await Task.sleep(for: Self.gather - sinceLastRead)
+                }
+                let after = state.withLockedValue { state in
+                    state.lastRead = .now
+                    return state.lastID ?? 0
+                }
                 let batch = try await store.locationEventBatch(after: after, limit: pageSize, in: nil)
                 publish(batch.events)
                 if batch.events.count == pageSize { continue }
