@@ -146,7 +146,18 @@ where() { printf '%s' "$1" | jq -sRr @uri; }
 
 # From wrk's output: requests/s (whole), and how many answers were not 2xx (empty when all were).
 rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
-refused() { awk '/Non-2xx/ {print $5}' <<<"$1"; }
+refused() { awk '/Non-2xx/ {s += $5} END {print s + 0}' <<<"$1"; }  # wrk's non-2xx answers, 0 when none
+
+# serve_named NAME ARGS...: starts `$binary serve` on a free port with ARGS, its log in $work/NAME.log;
+# sets served_port and served_pid, and adds the process to $pids.
+serve_named() {
+    local name="$1"
+    shift
+    served_port="$(free_port)"
+    "$binary" serve --port "$served_port" --log-level warning "$@" >"$work/$name.log" 2>&1 &
+    served_pid=$!
+    pids+=("$served_pid")
+}
 # machine: the Markdown line that says which machine measured.
 machine() {
     local cpu

@@ -21,21 +21,11 @@ psql "$database" -qc "VACUUM ANALYZE" >/dev/null
 pg_port="$(grep -oE ':[0-9]+/' <<<"$database" | tr -d ':/')"
 bouncer="$("$root/scripts/test/failover/pgbouncer.sh" start "$work/bouncer" 127.0.0.1 "$pg_port")"
 
-serve() {  # serve NAME ARGS...: starts the server; sets served_port and served_pid
-    local name="$1"
-    shift
-    served_port="$(free_port)"
-    "$binary" serve --port "$served_port" --log-level warning "$@" >"$work/$name.log" 2>&1 &
-    served_pid=$!
-    pids+=("$served_pid")
-}
-serve direct --database "$database?sslmode=disable"; direct_port=$served_port
-serve pooled --database "$database?sslmode=disable" --database-pooler "$bouncer?sslmode=disable"; pooled_port=$served_port
+serve_named direct --database "$database?sslmode=disable"; direct_port=$served_port
+serve_named pooled --database "$database?sslmode=disable" --database-pooler "$bouncer?sslmode=disable"; pooled_port=$served_port
 page="/v1/StudentLocation?limit=100&order=-updatedAt,objectId"
 for port in "$direct_port" "$pooled_port"; do wait_healthy "http://127.0.0.1:$port$page"; done
 
-rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
-refused() { awk '/Non-2xx/ {s += $5} END {print s + 0}' <<<"$1"; }
 # run URL [wrk args...]: "requests/s non-2xx" of a wrk run at 32 connections, after a warm-up.
 run() {
     local url="$1" out
@@ -83,5 +73,5 @@ and the unprepared statements cost, not what pooling saves when many instances s
 Writes pay most: a pin's write is one statement with its event, which PostgreSQL plans anew each
 time when it cannot be prepared (PgBouncer 1.18 keeps no prepared statement across transactions),
 about four times the database's work of the prepared one here; PgBouncer 1.21's
-`max_prepared_statements` would lift that.
+\`max_prepared_statements\` would lift that.
 MARKDOWN

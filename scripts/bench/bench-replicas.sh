@@ -21,19 +21,11 @@ seed_locations "$binary" "$work/bench.sqlite" "$rows"
 "$binary" copy-data --from "$work/bench.sqlite" --to "$database" >/dev/null 2>&1
 psql "$database" -qc "ANALYZE" >/dev/null 2>&1
 
-serve() {  # serve NAME ARGS...: starts the server; sets served_port
-    local name="$1"
-    shift
-    served_port="$(free_port)"
-    "$binary" serve --port "$served_port" --log-level warning "$@" >"$work/$name.log" 2>&1 &
-    pids+=("$!")
-}
-serve primary --database "$database"; primary_port=$served_port
-serve standby --database "$database" --database-replicas "${database/read-write/prefer-standby}"; standby_port=$served_port
+serve_named primary --database "$database"; primary_port=$served_port
+serve_named standby --database "$database" --database-replicas "${database/read-write/prefer-standby}"; standby_port=$served_port
 page="/v1/StudentLocation?limit=100&order=-updatedAt,objectId"
 for port in "$primary_port" "$standby_port"; do wait_healthy "http://127.0.0.1:$port$page"; done
 
-rps() { awk '/Requests\/sec/ {printf "%.0f", $2}' <<<"$1"; }
 run() {  # run URL: requests/s at 32 connections after a warm-up
     wrk -t2 -c32 -d2s "$1" >/dev/null
     rps "$(wrk -t2 -c32 -d"${seconds}s" "$1")"
